@@ -1,0 +1,1 @@
+"""PettingZoo adapters over the pure rules engines in ``domino_env.rules``."""

@@ -1,0 +1,173 @@
+"""The AEC plumbing every domino environment shares.
+
+A game environment supplies a rules engine (``domino_env.rules``) and says how to build it, how to
+observe it and how a step turns into rewards; this class does everything PettingZoo asks for once:
+agents and spaces, seeding, the int8 action mask (all zeros for a seat that is not to act), the
+illegal-action policy (RULES.md section 5), dead-agent steps and reward accumulation.
+
+Engine protocol (duck-typed, implemented by ``rules.line.LineGame`` and ``rules.texas42``):
+``num_players``, ``num_actions``, ``current_player`` (``None`` once terminal), ``is_terminal``,
+``legal_mask() -> int`` (bit set over action ids), ``apply(action)`` (raises
+``IllegalActionError`` and leaves the state untouched on an illegal move), ``action_to_text``,
+``action_from_text``, ``render_text()``, ``clone()``, ``to_json()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from domino_env.rules.errors import IllegalActionError
+
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+
+
+def mask_to_array(mask: int, num_actions: int) -> np.ndarray:
+    """Bit set over action ids -> int8 vector of length ``num_actions``."""
+    raw = np.frombuffer(mask.to_bytes((num_actions + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:num_actions].view(np.int8)
+
+
+class DominoAECEnv(AECEnv):
+    """Base class: subclasses implement the ``_new_game``, ``_observation``, ``_apply`` hooks."""
+
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(
+        self,
+        *,
+        num_players: int,
+        num_actions: int,
+        observation_space: gymnasium.spaces.Box,
+        illegal_action: str = "raise",
+        illegal_penalty: float = 1.0,
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self.num_actions = num_actions
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = gymnasium.spaces.Dict(
+            {
+                "observation": observation_space,
+                "action_mask": gymnasium.spaces.Box(0, 1, (num_actions,), dtype=np.int8),
+            }
+        )
+        act_space = gymnasium.spaces.Discrete(num_actions)
+        # One shared object per agent, returned on every call (PettingZoo's API test checks this).
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self.game: Any = None
+        self._rng = np.random.default_rng()
+
+    # ----- hooks -----------------------------------------------------------------------------
+    def _new_game(self, rng: np.random.Generator, options: dict | None) -> Any:
+        raise NotImplementedError
+
+    def _observation(self, seat: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> np.ndarray:
+        """Apply a legal action to ``self.game``; return the reward of every seat for this step."""
+        raise NotImplementedError
+
+    def _penalty_rewards(self, offender: int) -> np.ndarray:
+        rewards = np.zeros(len(self.possible_agents))
+        rewards[offender] = -self.illegal_penalty
+        return rewards
+
+    def _infos(self) -> list[dict]:
+        """Per-seat info dicts after a step (e.g. round results)."""
+        return [{} for _ in self.possible_agents]
+
+    # ----- PettingZoo API -------------------------------------------------------------------
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self.game is None:
+            self._rng = np.random.default_rng(seed)
+        self.game = self._new_game(self._rng, options)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: info for a, info in zip(self.agents, self._infos())}
+        self._select_next()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        mask = self.game.legal_mask() if seat == self.game.current_player else 0
+        return {"observation": self._observation(seat), "action_mask": mask_to_array(mask, self.num_actions)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        seat = self.agent_name_mapping[agent]
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            step_rewards = self._apply(self._check_action(action))
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            step_rewards = self._penalty_rewards(seat)
+            self.terminations = dict.fromkeys(self.agents, True)
+            for a in self.agents:
+                self.infos[a] = {"illegal_action": True, "offender": seat}
+        else:
+            if self.game.is_terminal:
+                self.terminations = dict.fromkeys(self.agents, True)
+            for a, info in zip(self.agents, self._infos()):
+                self.infos[a] = info
+        self.rewards = {a: float(r) for a, r in zip(self.agents, step_rewards)}
+        self._accumulate_rewards()
+        self._select_next()
+        if self.render_mode == "human":
+            print(self.render())
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'.")
+            return None
+        return self.game.render_text()
+
+    def close(self) -> None:
+        pass
+
+    # ----- helpers -----------------------------------------------------------------------------
+    def action_to_text(self, action: int) -> str:
+        return self.game.action_to_text(action)
+
+    def action_from_text(self, text: str) -> int:
+        return self.game.action_from_text(text)
+
+    def _check_action(self, action: Any) -> int:
+        """Out-of-range or non-integer ids are illegal moves, handled like any other."""
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action.item()
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"action must be an integer id in 0..{self.num_actions - 1}, got {action!r}"
+            )
+        return int(action)
+
+    def _select_next(self) -> None:
+        if not self.game.is_terminal:
+            self.agent_selection = self.possible_agents[self.game.current_player]
+        elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]

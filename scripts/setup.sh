@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Creates .venv and installs the project with its test tools. torch is pinned first to the CPU
+# build this machine keeps on disk; an unpinned install would pull a multi-GB CUDA build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q "torch==2.13.0"
+.venv/bin/python -m pip install -q -e ".[dev]"
