@@ -9,7 +9,7 @@ The batched engine reuses these tables as arrays, so a rule about tiles lives he
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 MIN_PIPS = 2
 MAX_PIPS = 12
@@ -85,7 +85,7 @@ class TileSet:
         return [self.name(t) for t in iter_bits(mask)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def tile_set(max_pips: int = 6) -> TileSet:
     """The double-``max_pips`` set (2 <= max_pips <= 12), built once and shared."""
     if not isinstance(max_pips, int) or not MIN_PIPS <= max_pips <= MAX_PIPS:
@@ -104,10 +104,10 @@ def tile_set(max_pips: int = 6) -> TileSet:
         max_pips=max_pips,
         low=tuple(low),
         high=tuple(high),
-        pips=tuple(a + b for a, b in zip(low, high)),
+        pips=tuple(a + b for a, b in zip(low, high, strict=False)),
         suit_mask=suit_mask,
         doubles_mask=doubles,
-        _index={(a, b): t for t, (a, b) in enumerate(zip(low, high))},
+        _index={(a, b): t for t, (a, b) in enumerate(zip(low, high, strict=False))},
     )
 
 

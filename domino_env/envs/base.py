@@ -106,7 +106,7 @@ class DominoAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: info for a, info in zip(self.agents, self._infos())}
+        self.infos = {a: info for a, info in zip(self.agents, self._infos(), strict=False)}
         self._select_next()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -132,9 +132,9 @@ class DominoAECEnv(AECEnv):
         else:
             if self.game.is_terminal:
                 self.terminations = dict.fromkeys(self.agents, True)
-            for a, info in zip(self.agents, self._infos()):
+            for a, info in zip(self.agents, self._infos(), strict=False):
                 self.infos[a] = info
-        self.rewards = {a: float(r) for a, r in zip(self.agents, step_rewards)}
+        self.rewards = {a: float(r) for a, r in zip(self.agents, step_rewards, strict=False)}
         self._accumulate_rewards()
         self._select_next()
         if self.render_mode == "human":
