@@ -1,0 +1,622 @@
+"""Block and Draw line games (RULES.md sections 1, 2, 4, 5) as a pure engine over bit sets.
+
+A hand is an ``int`` bit set over the canonical tile index. With ``suit_mask[v]`` (every tile
+holding number ``v``) the tiles that fit an open end are one ``&``, and ``_spread`` turns a tile
+set into the even action ids ``2*t`` (side 0) so the legal mask is a handful of integer operations.
+
+The engine plays a whole match: when a round ends and no side has reached ``target_score`` the next
+round is dealt at once from the same ``numpy.random.Generator`` (the only source of randomness),
+with the lead passing to the left. ``target_score=None`` makes the match a single round.
+
+Action ids (RULES.md 2.7), with ``T`` tiles in the set: ``2*t + s`` places tile ``t`` on side ``s``
+(0 = left end, 1 = right end), ``2T`` = draw, ``2T + 1`` = pass.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from domino_env.rules.errors import IllegalActionError
+from domino_env.tiles import TileSet, iter_bits, tile_set
+
+VARIANTS = ("block", "draw")
+PRESETS = ("pagat", "boardpan")
+DRAW_POLICIES = ("any", "when_stuck")
+FIRST_LEADERS = ("random", "highest_double")
+SCORINGS = ("others_minus_own", "others")
+SIDE_NAMES = ("left", "right")
+SAVE_FORMAT = "domino-env/line"
+SAVE_VERSION = 1
+
+# RULES.md 2.1: hand sizes by (variant, players); four players in teams use _TEAM_HAND_SIZE.
+_HAND_SIZE = {
+    ("block", 2): 7, ("block", 3): 5, ("block", 4): 5,
+    ("draw", 2): 7, ("draw", 3): 7, ("draw", 4): 6,
+}
+_TEAM_HAND_SIZE = {"block": 7, "draw": 6}
+_PRESET_DEFAULTS: dict[str, dict[str, Any]] = {
+    "pagat": {"draw_reserve": 2, "draw_policy": "any", "first_leader": "random",
+              "scoring": "others_minus_own"},
+    "boardpan": {"draw_reserve": 0, "draw_policy": "when_stuck", "first_leader": "highest_double",
+                 "scoring": "others"},
+}
+_PRESET_TARGET = "preset"
+
+
+def _preset_target(preset: str, num_players: int) -> int:
+    if preset == "pagat":
+        return 100 if num_players == 2 else 61
+    return 100
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+@dataclass(frozen=True)
+class LineConfig:
+    """Every option of RULES.md 2.1. ``None`` (and ``target_score="preset"``) take the preset's value.
+
+    After construction every field is concrete, so ``LineConfig(**asdict(cfg)) == cfg`` and a saved
+    game stores exactly the rules it was played with. ``target_score=None`` means one practice round.
+    """
+
+    variant: str = "block"
+    num_players: int = 2
+    teams: bool = False
+    preset: str = "pagat"
+    max_pips: int = 6
+    hand_size: int | None = None
+    draw_reserve: int | None = None
+    draw_policy: str | None = None
+    first_leader: str | None = None
+    scoring: str | None = None
+    target_score: int | str | None = _PRESET_TARGET
+    open_hands: bool = False
+
+    def __post_init__(self) -> None:
+        def choose(name: str, allowed: tuple[str, ...]) -> None:
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
+
+        choose("variant", VARIANTS)
+        choose("preset", PRESETS)
+        if not _is_int(self.num_players) or self.num_players not in (2, 3, 4):
+            raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
+        for flag in ("teams", "open_hands"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
+        if self.teams and self.num_players != 4:
+            raise ValueError(f"teams need exactly 4 players, got num_players={self.num_players}")
+        tiles = tile_set(self.max_pips)  # validates max_pips
+        defaults = dict(_PRESET_DEFAULTS[self.preset])
+        defaults["hand_size"] = (
+            _TEAM_HAND_SIZE[self.variant] if self.teams else _HAND_SIZE[self.variant, self.num_players]
+        )
+        for name, value in defaults.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
+        if self.target_score == _PRESET_TARGET:
+            object.__setattr__(self, "target_score", _preset_target(self.preset, self.num_players))
+        choose("draw_policy", DRAW_POLICIES)
+        choose("first_leader", FIRST_LEADERS)
+        choose("scoring", SCORINGS)
+        if not _is_int(self.hand_size) or self.hand_size < 1:
+            raise ValueError(f"hand_size must be a positive integer, got {self.hand_size!r}")
+        dealt = self.hand_size * self.num_players
+        if dealt > tiles.num_tiles:
+            raise ValueError(
+                f"{self.num_players} hands of {self.hand_size} need {dealt} tiles but "
+                f"a double-{self.max_pips} set holds {tiles.num_tiles}"
+            )
+        if not _is_int(self.draw_reserve) or self.draw_reserve < 0:
+            raise ValueError(f"draw_reserve must be a non-negative integer, got {self.draw_reserve!r}")
+        if self.variant == "draw" and self.draw_reserve > tiles.num_tiles - dealt:
+            raise ValueError(
+                f"draw_reserve={self.draw_reserve} exceeds the stock of {tiles.num_tiles - dealt} tiles"
+            )
+        if self.target_score is not None and (not _is_int(self.target_score) or self.target_score < 1):
+            raise ValueError(
+                f"target_score must be a positive integer or None (one round), got {self.target_score!r}"
+            )
+
+    @property
+    def tiles(self) -> TileSet:
+        return tile_set(self.max_pips)
+
+    @property
+    def num_actions(self) -> int:
+        return 2 * self.tiles.num_tiles + 2
+
+    @property
+    def num_sides(self) -> int:
+        """Scoring sides: two teams, or one per player."""
+        return 2 if self.teams else self.num_players
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.teams else seat
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """How a round ended. ``round_points[i]`` is what seat ``i``'s side scored (partners alike)."""
+
+    leader: int
+    kind: str  # "domino" or "blocked"
+    winners: tuple[int, ...]  # seats credited with the win; () when nobody scores
+    pips: tuple[int, ...]  # pips left in each hand
+    round_points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LineView:
+    """What seat ``seat`` may know (RULES.md 4). Hands are bit sets over the canonical tile index.
+
+    ``line`` lists ``(tile, seat, side)`` in the order played. ``history`` lists this round's events
+    ``(seat, action, left_end, right_end)`` with the open ends *before* the event (-1 on an empty
+    table), so a pass carries the ends it passed on; a draw is the draw action id, never the tile.
+    ``hands`` is every hand only with ``open_hands``; otherwise ``None``.
+    """
+
+    config: LineConfig
+    seat: int
+    team: int | None
+    hand: int
+    legal_mask: int
+    current_player: int | None
+    leader: int
+    round_index: int
+    left_end: int
+    right_end: int
+    line: tuple[tuple[int, int, int], ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    drawable: int
+    out_of_play: int
+    passes_in_row: int
+    history: tuple[tuple[int, int, int, int], ...]
+    scores: tuple[int, ...]
+    hands: tuple[int, ...] | None = field(default=None)
+
+
+def _spread(mask: int) -> int:
+    """Tile bit set -> action bit set with tile ``t`` on side 0 (bit ``2t``): ``(2^t)^2 = 2^(2t)``."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= low * low
+        mask ^= low
+    return out
+
+
+class LineGame:
+    """A Block or Draw match (one or more rounds) between ``num_players`` seats."""
+
+    __slots__ = (
+        "config", "tiles", "num_players", "num_actions", "draw_action", "pass_action", "rng",
+        "hands", "stock", "out_of_play", "left", "right", "line", "current", "leader", "passes",
+        "history", "scores", "results", "round_index", "_terminal", "_deal", "_actions", "_round_start",
+    )
+
+    def __init__(self, config: LineConfig, rng: np.random.Generator, deal: Mapping[str, Any] | None = None):
+        """Start a match. ``deal`` (``hands``, optional ``stock`` drawn from the front, optional
+        ``leader``) sets up the first round exactly; later rounds are shuffled from ``rng``."""
+        self.config = config
+        self.tiles = config.tiles
+        self.num_players = config.num_players
+        self.num_actions = config.num_actions
+        self.draw_action = 2 * self.tiles.num_tiles
+        self.pass_action = self.draw_action + 1
+        self.rng = rng
+        self.scores = [0] * self.num_players
+        self.results: list[RoundResult] = []
+        self.round_index = 0
+        self._terminal = False
+        if deal is None:
+            self._start_round(*self._random_deal(), leader=None)
+        else:
+            self._start_round(*self._parse_deal(deal))
+
+    # ----- dealing -----------------------------------------------------------------------------
+    def _random_deal(self) -> tuple[list[int], list[int]]:
+        order = [int(t) for t in self.rng.permutation(self.tiles.num_tiles)]
+        k = self.config.hand_size
+        hands = [order[i * k:(i + 1) * k] for i in range(self.num_players)]
+        return hands, order[k * self.num_players:]
+
+    def _parse_deal(self, deal: Mapping[str, Any]) -> tuple[list[list[int]], list[int], int | None]:
+        if not isinstance(deal, Mapping):
+            raise ValueError(f"deal must map 'hands', 'stock', 'leader', not {type(deal).__name__}")
+        unknown = set(deal) - {"hands", "stock", "leader"}
+        if unknown:
+            raise ValueError(f"unknown deal keys {sorted(unknown)}; expected 'hands', 'stock', 'leader'")
+        hands_in = deal.get("hands")
+        if not isinstance(hands_in, (list, tuple)) or len(hands_in) != self.num_players:
+            raise ValueError(f"deal['hands'] must list {self.num_players} hands, got {hands_in!r}")
+        seen = 0
+
+        def read(items: Any, what: str) -> list[int]:
+            nonlocal seen
+            if not isinstance(items, (list, tuple)):
+                raise ValueError(f"{what} must be a list of tiles, got {items!r}")
+            out = []
+            for item in items:
+                if _is_int(item) and 0 <= item < self.tiles.num_tiles:
+                    t = int(item)
+                elif isinstance(item, str):
+                    t = self.tiles.parse(item)
+                else:
+                    raise ValueError(f"{what}: {item!r} is not a tile (write '6-5' or a canonical index)")
+                if seen >> t & 1:
+                    raise ValueError(f"tile {self.tiles.name(t)} is dealt twice")
+                seen |= 1 << t
+                out.append(t)
+            return out
+
+        hands = [read(h, f"hand {i}") for i, h in enumerate(hands_in)]
+        if not all(hands):
+            raise ValueError("every hand must hold at least one tile")
+        stock = read(deal.get("stock", []), "stock")
+        if stock and self.config.variant == "block":
+            raise ValueError("Block has no stock: undealt tiles are out of play; omit deal['stock']")
+        leader = deal.get("leader")
+        if leader is not None and (not _is_int(leader) or not 0 <= leader < self.num_players):
+            raise ValueError(f"deal['leader'] must be a seat 0..{self.num_players - 1}, got {leader!r}")
+        return hands, stock, None if leader is None else int(leader)
+
+    def _first_leader(self) -> int:
+        """RULES.md 2.1: by lot, or the holder of the highest double (else the heaviest tile)."""
+        if self.config.first_leader == "random":
+            return int(self.rng.integers(self.num_players))
+        ts = self.tiles
+
+        def rank(t: int) -> tuple[int, int, int]:
+            return (ts.low[t] == ts.high[t], ts.pips[t], ts.high[t])
+
+        best = max((t for h in self.hands for t in iter_bits(h)), key=rank)
+        return next(s for s, h in enumerate(self.hands) if h >> best & 1)
+
+    def _start_round(self, hands: list[list[int]], stock: list[int], leader: int | None) -> None:
+        self.hands = [sum(1 << t for t in h) for h in hands]
+        in_hands = 0
+        for h in self.hands:
+            in_hands |= h
+        if self.config.variant == "block":
+            self.stock: list[int] = []
+        else:
+            self.stock = list(stock)
+        self.out_of_play = self.tiles.full_mask & ~in_hands & ~sum(1 << t for t in self.stock)
+        if leader is None:
+            leader = self._first_leader() if not self.results else (self.leader + 1) % self.num_players
+        self.leader = self.current = leader
+        self.left = self.right = -1
+        self.line: list[tuple[int, int, int]] = []
+        self.history: list[tuple[int, int, int, int]] = []
+        self.passes = 0
+        self._deal = {"hands": [list(h) for h in hands], "stock": list(self.stock), "leader": leader}
+        self._actions: list[int] = []
+        self._round_start = (list(self.scores), len(self.results))
+
+    # ----- protocol ----------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return None if self._terminal else self.current
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._terminal
+
+    @property
+    def drawable(self) -> int:
+        """Tiles the current round still lets players draw (the reserve is never drawn)."""
+        return max(0, len(self.stock) - self.config.draw_reserve)
+
+    def _legal(self, seat: int) -> int:
+        hand = self.hands[seat]
+        if self.left < 0:
+            return _spread(hand)  # the opening: any tile, side 0
+        suit = self.tiles.suit_mask
+        fit_left = hand & suit[self.left]
+        fit_right = hand & suit[self.right]
+        mask = _spread(fit_left) | _spread(fit_right) << 1
+        can_draw = (
+            self.config.variant == "draw"
+            and len(self.stock) > self.config.draw_reserve
+            and (self.config.draw_policy == "any" or not (fit_left | fit_right))
+        )
+        if can_draw:
+            mask |= 1 << self.draw_action
+        elif not (fit_left | fit_right):
+            mask |= 1 << self.pass_action
+        return mask
+
+    def legal_mask(self) -> int:
+        """Bit set over action ids for the seat to act (0 once the match is over)."""
+        return 0 if self._terminal else self._legal(self.current)
+
+    def legal_actions(self) -> list[int]:
+        return list(iter_bits(self.legal_mask()))
+
+    def apply(self, action: int, seat: int | None = None) -> None:
+        """Play ``action`` for the seat to act (checked against ``seat`` when given).
+
+        Raises ``IllegalActionError`` naming the move and the legal moves; the state is untouched.
+        """
+        legal = self.legal_mask()
+        if (
+            not _is_int(action) or not 0 <= action < self.num_actions or not legal >> action & 1
+            or (seat is not None and seat != self.current)
+        ):
+            raise IllegalActionError(self._illegal_message(action, seat))
+        action = int(action)
+        s = self.current
+        self.history.append((s, action, self.left, self.right))
+        self._actions.append(action)
+        if action == self.draw_action:
+            self.hands[s] |= 1 << self.stock.pop(0)
+            return
+        if action == self.pass_action:
+            self.passes += 1
+            if self.passes == self.num_players:
+                self._end_round("blocked", s)
+            else:
+                self.current = (s + 1) % self.num_players
+            return
+        t, side = action >> 1, action & 1
+        low, high = self.tiles.low[t], self.tiles.high[t]
+        if self.left < 0:
+            self.left, self.right = low, high
+        elif side == 0:
+            self.left = high if low == self.left else low
+        else:
+            self.right = high if low == self.right else low
+        self.hands[s] ^= 1 << t
+        self.line.append((t, s, side))
+        self.passes = 0
+        if self.hands[s] == 0:
+            self._end_round("domino", s)
+        else:
+            self.current = (s + 1) % self.num_players
+
+    def _illegal_message(self, action: Any, seat: int | None) -> str:
+        if self._terminal:
+            return f"illegal move {self._describe(action)}: the match is over, no move is legal"
+        legal = ", ".join(self.action_to_text(a) for a in iter_bits(self._legal(self.current)))
+        who = f"seat {self.current} is to act"
+        if seat not in (None, self.current):
+            who += f", not seat {seat}"
+        return f"illegal move {self._describe(action)} ({who}); legal moves: {legal}"
+
+    def _describe(self, action: Any) -> str:
+        if _is_int(action) and 0 <= action < self.num_actions:
+            return f"{self.action_to_text(int(action))!r} (action {int(action)})"
+        return f"action {action!r} (ids are integers 0..{self.num_actions - 1})"
+
+    # ----- scoring -----------------------------------------------------------------------------
+    def _end_round(self, kind: str, last_seat: int) -> None:
+        cfg = self.config
+        pips = tuple(self.tiles.mask_pips(h) for h in self.hands)
+        if kind == "domino":
+            winners: tuple[int, ...] = (last_seat,)
+        else:
+            low = min(pips)
+            winners = tuple(s for s in range(self.num_players) if pips[s] == low)
+            if len({cfg.side_of(s) for s in winners}) > 1:
+                winners = ()
+        points = [0] * self.num_players
+        if winners:
+            side = cfg.side_of(winners[0])
+            won = sum(p for s, p in enumerate(pips) if cfg.side_of(s) != side)
+            if cfg.scoring == "others_minus_own":
+                won -= pips[winners[0]]
+            for s in range(self.num_players):
+                if cfg.side_of(s) == side:
+                    points[s] = won
+                    self.scores[s] += won
+        self.results.append(RoundResult(self.leader, kind, winners, pips, tuple(points)))
+        if cfg.target_score is None or max(self.scores) >= cfg.target_score:
+            self._terminal = True
+        else:
+            self.round_index += 1
+            self._start_round(*self._random_deal(), leader=None)
+
+    # ----- boardpan automatic move ---------------------------------------------------------------
+    def auto_move(self) -> int:
+        """RULES.md 2.5: heaviest playable tile (ties: lowest action id) on its first legal side,
+        else draw if allowed, else pass."""
+        legal = self.legal_mask()
+        if not legal:
+            raise IllegalActionError("the match is over: there is no move to make")
+        best, best_pips = -1, -1
+        for a in iter_bits(legal & ((1 << self.draw_action) - 1)):
+            if self.tiles.pips[a >> 1] > best_pips:
+                best, best_pips = a, self.tiles.pips[a >> 1]
+        if best >= 0:
+            return best
+        return self.draw_action if legal >> self.draw_action & 1 else self.pass_action
+
+    # ----- text --------------------------------------------------------------------------------
+    def action_to_text(self, action: int) -> str:
+        """RULES.md 3.9 notation: ``"play 6-5 left"``, ``"draw"``, ``"pass"``."""
+        if not _is_int(action) or not 0 <= action < self.num_actions:
+            raise ValueError(f"action must be an integer 0..{self.num_actions - 1}, got {action!r}")
+        if action == self.draw_action:
+            return "draw"
+        if action == self.pass_action:
+            return "pass"
+        return f"play {self.tiles.name(action >> 1)} {SIDE_NAMES[action & 1]}"
+
+    def action_from_text(self, text: str) -> int:
+        """Inverse of ``action_to_text``; the halves may be written in either order."""
+        words = text.strip().lower().split()
+        if words == ["draw"]:
+            return self.draw_action
+        if words == ["pass"]:
+            return self.pass_action
+        if len(words) == 3 and words[0] == "play" and words[2] in SIDE_NAMES:
+            return 2 * self.tiles.parse(words[1]) + SIDE_NAMES.index(words[2])
+        raise ValueError(f"cannot read move {text!r}: write 'play 6-5 left' or 'right', 'draw', 'pass'")
+
+    def render_text(self, seat: int | None = None) -> str:
+        """ANSI/plain text of the table; doubles stand crosswise. ``seat`` hides the other hands."""
+        ts = self.tiles
+        rows = ["", "", ""]
+        for _tile, a, b in self._line_left_to_right():
+            if a == b:
+                cells = (f"┌{a}┐", "│─│", f"└{a}┘")
+            else:
+                cells = (" " * 5, f"[{a}|{b}]", " " * 5)
+            for i, c in enumerate(cells):
+                rows[i] += c
+        target = self.config.target_score
+        lines = [
+            f"{self.config.preset} {self.config.variant}, round {self.round_index + 1}, "
+            f"leader seat {self.leader}, scores {self.scores}" + (f" (target {target})" if target else ""),
+            *(r.rstrip() for r in rows if r.strip()),
+        ]
+        if self.left >= 0:
+            lines.append(f"open ends: {self.left} (left) and {self.right} (right)")
+        lines.append(
+            f"stock {len(self.stock)} (drawable {self.drawable}), out of play {self.out_of_play.bit_count()}"
+        )
+        for s, h in enumerate(self.hands):
+            visible = seat is None or seat == s or self.config.open_hands
+            shown = " ".join(ts.names(h)) if visible else f"{h.bit_count()} tiles"
+            marker = ">" if s == self.current_player else " "
+            lines.append(f"{marker} seat {s}: {shown}")
+        if self._terminal:
+            lines.append(f"match over: {self.results[-1]}")
+        return "\n".join(lines)
+
+    def _line_left_to_right(self) -> list[tuple[int, int, int]]:
+        """``(tile, shown left half, shown right half)`` in table order, replayed from ``line``."""
+        left: list[tuple[int, int, int]] = []
+        right: list[tuple[int, int, int]] = []
+        ts = self.tiles
+        ends = [-1, -1]
+        for t, _seat, side in self.line:
+            lo, hi = ts.low[t], ts.high[t]
+            if ends[0] < 0:
+                ends = [lo, hi]
+                right.append((t, lo, hi))
+            elif side == 0:
+                new = hi if lo == ends[0] else lo
+                left.append((t, new, ends[0]))
+                ends[0] = new
+            else:
+                new = hi if lo == ends[1] else lo
+                right.append((t, ends[1], new))
+                ends[1] = new
+        return left[::-1] + right
+
+    # ----- views -------------------------------------------------------------------------------
+    def view(self, seat: int) -> LineView:
+        """What ``seat`` may know (RULES.md 4); nothing else of the state reaches encoders or bots."""
+        cfg = self.config
+        return LineView(
+            config=cfg,
+            seat=seat,
+            team=seat % 2 if cfg.teams else None,
+            hand=self.hands[seat],
+            legal_mask=self.legal_mask() if seat == self.current_player else 0,
+            current_player=self.current_player,
+            leader=self.leader,
+            round_index=self.round_index,
+            left_end=self.left,
+            right_end=self.right,
+            line=tuple(self.line),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            stock_size=len(self.stock),
+            drawable=self.drawable,
+            out_of_play=self.out_of_play.bit_count(),
+            passes_in_row=self.passes,
+            history=tuple(self.history),
+            scores=tuple(self.scores),
+            hands=tuple(self.hands) if cfg.open_hands else None,
+        )
+
+    # ----- copies and saved games --------------------------------------------------------------
+    def clone(self) -> LineGame:
+        """An independent copy (its own generator state too)."""
+        new = copy.copy(self)
+        for name in ("hands", "stock", "line", "history", "scores", "results", "_actions"):
+            setattr(new, name, list(getattr(self, name)))
+        new.rng = copy.deepcopy(self.rng)
+        return new
+
+    def to_json(self) -> str:
+        """The match as JSON: rules, generator state, the current round's deal and its moves."""
+        scores, n_results = self._round_start
+        return json.dumps({
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "config": asdict(self.config),
+            "rng": self.rng.bit_generator.state,
+            "scores": scores,
+            "results": [asdict(r) for r in self.results[:n_results]],
+            "round_index": self.round_index,
+            "deal": self._deal,
+            "actions": self._actions,
+        })
+
+    @classmethod
+    def from_json(cls, text: str) -> LineGame:
+        """Restore ``to_json`` output by replaying the round's moves; malformed input raises ValueError."""
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+                raise ValueError(f"not a saved line game (format must be {SAVE_FORMAT!r})")
+            if data.get("version") != SAVE_VERSION:
+                raise ValueError(f"unsupported save version {data.get('version')!r}")
+            config = LineConfig(**data["config"])
+            rng = _generator_from_state(data["rng"])
+            game = cls(config, rng, deal=data["deal"])
+            if game._deal["leader"] != data["deal"].get("leader"):
+                raise ValueError("the saved deal must name its leader")
+            game._restore_match(data["scores"], data["results"], data["round_index"])
+            actions = data["actions"]
+            if not isinstance(actions, list):
+                raise ValueError("'actions' must be a list")
+            for a in actions:
+                if game._terminal:
+                    raise ValueError("moves continue after the match ended")
+                game.apply(a)
+            if game.round_index != data["round_index"]:
+                raise ValueError("the saved moves run past the end of the round")
+        except (KeyError, TypeError, AttributeError, IllegalActionError, json.JSONDecodeError) as err:
+            raise ValueError(f"malformed saved line game: {err}") from err
+        except ValueError as err:
+            raise ValueError(f"malformed saved line game: {err}") from err
+        return game
+
+    def _restore_match(self, scores: Any, results: Any, round_index: Any) -> None:
+        n, cfg = self.num_players, self.config
+        if not (isinstance(scores, list) and len(scores) == n and all(_is_int(x) and x >= 0 for x in scores)):
+            raise ValueError(f"'scores' must list {n} non-negative integers")
+        if any(scores[s] != scores[s + 2] for s in range(n - 2)) and cfg.teams:
+            raise ValueError("partners must have equal scores")
+        if cfg.target_score is not None and max(scores) >= cfg.target_score:
+            raise ValueError("the saved scores already reach the target: the match ended before this round")
+        self.results = [RoundResult(**{**r, "winners": tuple(r["winners"]), "pips": tuple(r["pips"]),
+                                       "round_points": tuple(r["round_points"])}) for r in results]
+        if [sum(r.round_points[s] for r in self.results) for s in range(n)] != scores:
+            raise ValueError("'scores' are not the sum of the saved round results")
+        if round_index != len(self.results):
+            raise ValueError("'round_index' must equal the number of finished rounds")
+        self.scores = list(scores)
+        self.round_index = round_index
+        self._round_start = (list(scores), len(self.results))
+
+
+def _generator_from_state(state: Any) -> np.random.Generator:
+    if not isinstance(state, dict) or not hasattr(np.random, str(state.get("bit_generator"))):
+        raise ValueError("'rng' must be a numpy bit-generator state")
+    bit_gen = getattr(np.random, state["bit_generator"])()
+    bit_gen.state = state
+    return np.random.Generator(bit_gen)
