@@ -1,0 +1,1 @@
+"""Observation encoders: seat view -> flat array, looked up by game and name (see ``base``)."""

@@ -1,0 +1,109 @@
+"""The observation-encoder interface and the registry environments look encoders up in.
+
+An encoder turns a seat's *view* (``engine.view(seat)``, a frozen dataclass holding only what
+RULES.md section 4 allows) into one flat ``numpy`` array of a fixed dtype. Its layout is a table of
+named slots, ``Slot(name, start, length, meaning)``, from which the docs are generated
+(``slot_table_markdown``), so the documentation cannot drift from the code.
+
+Encoders are registered per game under a name: ``get_encoder("line", "default")``. Environments take
+``observation_encoder="default"`` (or any registered name). The encoders of game ``g`` live in, or
+are imported by, the module ``domino_env.encoders.<g>``; the registry imports it on first lookup.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, ClassVar, NamedTuple
+
+import gymnasium
+import numpy as np
+
+
+class Slot(NamedTuple):
+    """One named run of entries in an encoded observation."""
+
+    name: str
+    start: int
+    length: int
+    meaning: str
+
+
+class Encoder(ABC):
+    """Seat view -> flat array. Subclasses set ``name``/``game`` and implement ``slots``/``encode``.
+
+    ``config`` is the game's rules config (e.g. ``rules.line.LineConfig``): the layout may depend on
+    it (number of seats, tiles in the set) but never on the state, so the size is fixed per config.
+    """
+
+    name: ClassVar[str]
+    game: ClassVar[str]
+    dtype: ClassVar[type] = np.float32
+    low: ClassVar[float] = 0.0
+    high: ClassVar[float] = 1.0
+
+    @abstractmethod
+    def slots(self, config: Any) -> tuple[Slot, ...]:
+        """The layout for ``config``: contiguous slots starting at 0."""
+
+    @abstractmethod
+    def encode(self, view: Any) -> np.ndarray:
+        """The observation of ``view`` (1-D, ``dtype``, length ``size(view.config)``)."""
+
+    def size(self, config: Any) -> int:
+        last = self.slots(config)[-1]
+        return last.start + last.length
+
+    def space(self, config: Any) -> gymnasium.spaces.Box:
+        return gymnasium.spaces.Box(self.low, self.high, (self.size(config),), dtype=self.dtype)
+
+    def slot_table_markdown(self, config: Any) -> str:
+        """The slot table as a Markdown table for the docs."""
+        rows = ["| slot | start | length | meaning |", "|---|---|---|---|"]
+        rows += [f"| `{s.name}` | {s.start} | {s.length} | {s.meaning} |" for s in self.slots(config)]
+        return "\n".join(rows)
+
+
+def layout(parts: list[tuple[str, int, str]]) -> tuple[Slot, ...]:
+    """Slots from ``(name, length, meaning)`` in order, with starts filled in."""
+    slots, start = [], 0
+    for name, length, meaning in parts:
+        slots.append(Slot(name, start, length, meaning))
+        start += length
+    return tuple(slots)
+
+
+_REGISTRY: dict[tuple[str, str], Callable[[], Encoder]] = {}
+
+
+def register_encoder(cls: type[Encoder]) -> type[Encoder]:
+    """Class decorator: make ``cls`` available as ``get_encoder(cls.game, cls.name)``."""
+    key = (cls.game, cls.name)
+    if key in _REGISTRY and _REGISTRY[key] is not cls:
+        raise ValueError(f"an encoder named {cls.name!r} is already registered for {cls.game!r}")
+    _REGISTRY[key] = cls
+    return cls
+
+
+def available_encoders(game: str) -> list[str]:
+    _import_game(game)
+    return sorted(name for g, name in _REGISTRY if g == game)
+
+
+def get_encoder(game: str, name: str) -> Encoder:
+    """A fresh encoder instance; raises ``ValueError`` naming the choices for an unknown name."""
+    _import_game(game)
+    if (game, name) not in _REGISTRY:
+        choices = available_encoders(game)
+        raise ValueError(f"unknown {game} observation encoder {name!r}; available: {choices}")
+    return _REGISTRY[game, name]()
+
+
+def _import_game(game: str) -> None:
+    try:
+        importlib.import_module(f"domino_env.encoders.{game}")
+    except ModuleNotFoundError as err:
+        if err.name != f"domino_env.encoders.{game}":
+            raise
+        raise ValueError(f"no encoders for game {game!r}") from err
