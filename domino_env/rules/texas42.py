@@ -70,7 +70,7 @@ COUNT = tuple(
     10 if TILES.pips[t] == 10 else 5 if TILES.pips[t] == 5 else 0 for t in range(NUM_TILES)
 )  # 5-5, 6-4: 10; 5-0, 4-1, 3-2: 5 -> 35 in all
 
-TRUMP_SUIT, DOUBLES_SUIT = 7, 8  # suit ids beyond the numbers 0..6
+TRUMP_SUIT, DOUBLES_SUIT = 7, 8  # suit ids beyond the numbers 0..6 (a suit led, a void)
 NUM_SUITS = 9
 
 PRESETS = ("standard", "n42pa")
@@ -244,10 +244,11 @@ class Texas42View:
 
     ``bids[s]`` is seat ``s``'s bid action id this hand (``-1`` before they bid). Tricks are
     tuples of ``(seat, tile)`` in play order. ``played_by[s]`` is the bit set of tiles seat ``s``
-    has played this hand. ``legal`` is the legal-action bit set when this seat is to act, else 0.
+    has played this hand. ``legal_mask`` is the legal-action bit set when this seat is to act, else 0.
     ``hands`` is every hand only with ``open_hands``.
     """
 
+    config: Texas42Config
     seat: int
     phase: int
     to_act: int  # -1 when the episode is over
@@ -264,9 +265,10 @@ class Texas42View:
     tricks: tuple[tuple[tuple[int, int], ...], ...]
     trick_winners: tuple[int, ...]
     played_by: tuple[int, ...]
+    voids: tuple[int, ...]  # per seat, bit set of the suits (0-6, 7 trump, 8 doubles) it failed to follow
     points: tuple[int, int]  # per team, this hand
     marks: tuple[int, int]  # per team, this game
-    legal: int
+    legal_mask: int
     hands: tuple[int, ...] | None = None
 
 
@@ -282,7 +284,7 @@ _LIST_FIELDS = (
     "played_by",
     "points",
 )
-_LIST_FIELDS += ("tricks_won",)
+_LIST_FIELDS += ("tricks_won", "voids")
 
 
 class Texas42Game:
@@ -363,6 +365,7 @@ class Texas42Game:
         self.tricks: list[tuple[tuple[int, int], ...]] = []
         self.trick_winners: list[int] = []
         self.played_by = [0] * self.num_players
+        self.voids = [0] * self.num_players  # per seat, bit set of suits it failed to follow
         self.points = [0, 0]
         self.tricks_won = [0, 0]
         self.led = -1
@@ -484,6 +487,8 @@ class Texas42Game:
         self.played_by[seat] |= 1 << tile
         if not self.trick:
             self.led = self.scheme.lead[tile]
+        elif not self.scheme.follow[self.led] >> tile & 1 and self.declaration != SEVENS:
+            self.voids[seat] |= 1 << self.led
         power = _SEVENS_POWER[tile] if self.declaration == SEVENS else self.scheme.power[self.led][tile]
         if power > self.best_power:  # ties keep the earlier tile (only possible in Sevens)
             self.best_power, self.best_seat = power, seat
@@ -656,6 +661,7 @@ class Texas42Game:
         """The seat's view (RULES.md 4): nothing of another hand, the Nello partner's included."""
         to_act = -1 if self.phase == DONE else self.to_act
         return Texas42View(
+            config=self.config,
             seat=seat,
             phase=self.phase,
             to_act=to_act,
@@ -672,9 +678,10 @@ class Texas42Game:
             tricks=tuple(self.tricks),
             trick_winners=tuple(self.trick_winners),
             played_by=tuple(self.played_by),
+            voids=tuple(self.voids),
             points=(self.points[0], self.points[1]),
             marks=(self.marks[0], self.marks[1]),
-            legal=self.legal_mask() if seat == to_act else 0,
+            legal_mask=self.legal_mask() if seat == to_act else 0,
             hands=tuple(self.hands) if self.config.open_hands else None,
         )
 

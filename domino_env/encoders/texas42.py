@@ -1,0 +1,124 @@
+"""Observation encoders for Texas 42; ``"default"`` is the one ``texas42_v0`` uses.
+
+Everything is relative to the observing seat: relative seat ``r`` is seat ``(me + r) % 4``, so
+``r = 0`` is me and ``r = 2`` my partner; teams are "mine" then "theirs". Tiles, seats, bids and
+contracts are categories (one-hot or bit vectors over the canonical tile index); only points and
+marks are scaled numbers, so every entry lies in ``[0, 1]``. The slot table is
+``DefaultTexas42Encoder().slots(config)``; ``slot_table_markdown(config)`` prints it for the docs.
+
+All the 0/1 entries are gathered into one Python ``int`` bit set and unpacked once, because a
+numpy assignment per entry would cost more than the whole game step.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from domino_env.encoders.base import Encoder, Slot, layout, register_encoder
+from domino_env.rules.texas42 import (
+    NUM_BID_ACTIONS,
+    NUM_SUITS,
+    NUM_TILES,
+    PLAY,
+    PLAY_PHASE,
+    POINTS_PER_HAND,
+    TRUMP,
+    Texas42Config,
+    Texas42View,
+)
+
+SEATS = 4
+BID_CATEGORIES = NUM_BID_ACTIONS + 1  # not bid yet, then the bid action ids 0..23
+DECLARATIONS = PLAY - TRUMP  # trump 0-6, doubles, follow-me, Nello, Sevens
+
+
+@cache
+def _slots(config: Texas42Config) -> tuple[Slot, ...]:
+    parts = [
+        ("hand", NUM_TILES, "tiles in my hand"),
+        ("played_by", SEATS * NUM_TILES, "per relative seat, the tiles it has played this hand"),
+        ("trick", SEATS * NUM_TILES, "per relative seat, its tile in the trick in progress"),
+        ("trick_leader", SEATS, "one-hot relative seat leading the trick in progress (play phase)"),
+        ("voids", SEATS * NUM_SUITS, "per relative seat, suits it failed to follow (0-6, trump, doubles)"),
+        ("phase", 3, "one-hot: bid, declare, play (all zero once the episode is over)"),
+        ("to_act", SEATS, "one-hot relative seat to act"),
+        ("shaker", SEATS, "one-hot relative seat of the shaker (dealer)"),
+        (
+            "bids",
+            SEATS * BID_CATEGORIES,
+            "per relative seat, one-hot bid: not yet, pass, 30..41, 1..7m, plunge",
+        ),
+        ("bidder", SEATS, "one-hot relative seat of the highest bidder so far"),
+        ("declarer", SEATS, "one-hot relative seat naming the contract (the partner after Plunge)"),
+        ("declaration", DECLARATIONS, "one-hot contract: trump 0-6, doubles, follow-me, Nello, Sevens"),
+        ("sitting_out", SEATS, "one-hot relative seat sitting out (Nello partner)"),
+    ]
+    if config.open_hands:
+        parts.append(("open_hands", (SEATS - 1) * NUM_TILES, "hands of relative seats 1..3 (open_hands)"))
+    parts += [
+        ("points", 2, "points taken this hand by my team, their team / 42"),
+        ("marks", 2, "marks of my team, their team / target_marks (capped at 1)"),
+    ]
+    return layout(parts)
+
+
+@cache
+def _plan(config: Texas42Config) -> tuple[int, int, dict[str, int]]:
+    """(number of 0/1 entries, total size, slot starts) for ``config``."""
+    slots = _slots(config)
+    starts = {s.name: s.start for s in slots}
+    return starts["points"], slots[-1].start + slots[-1].length, starts
+
+
+@register_encoder
+class DefaultTexas42Encoder(Encoder):
+    """Own hand, bids, contract, the trick in progress, tiles played by seat, voids, points, marks."""
+
+    name = "default"
+    game = "texas42"
+
+    def slots(self, config: Texas42Config) -> tuple[Slot, ...]:
+        return _slots(config)
+
+    def encode(self, view: Texas42View) -> np.ndarray:
+        cfg = view.config
+        num_bits, size, at = _plan(cfg)
+        me = view.seat
+        bits = view.hand
+        trick_at, played_at, voids_at, bids_at = at["trick"], at["played_by"], at["voids"], at["bids"]
+        for seat in range(SEATS):
+            r = (seat - me) % SEATS
+            bits |= view.played_by[seat] << (played_at + r * NUM_TILES)
+            bits |= view.voids[seat] << (voids_at + r * NUM_SUITS)
+            bits |= 1 << (bids_at + r * BID_CATEGORIES + view.bids[seat] + 1)
+        for seat, tile in view.trick:
+            bits |= 1 << (trick_at + ((seat - me) % SEATS) * NUM_TILES + tile)
+        if view.phase <= PLAY_PHASE:
+            bits |= 1 << (at["phase"] + view.phase) | 1 << (at["to_act"] + (view.to_act - me) % SEATS)
+            if view.phase == PLAY_PHASE:
+                leader = view.trick[0][0] if view.trick else view.to_act
+                bits |= 1 << (at["trick_leader"] + (leader - me) % SEATS)
+        bits |= 1 << (at["shaker"] + (view.shaker - me) % SEATS)
+        for name in ("bidder", "declarer", "sitting_out"):
+            seat = getattr(view, name)
+            if seat >= 0:
+                bits |= 1 << (at[name] + (seat - me) % SEATS)
+        if view.declaration >= 0:
+            bits |= 1 << (at["declaration"] + view.declaration - TRUMP)
+        if view.hands is not None:
+            for r in range(1, SEATS):
+                bits |= view.hands[(me + r) % SEATS] << (at["open_hands"] + (r - 1) * NUM_TILES)
+        out = np.empty(size, dtype=np.float32)
+        raw = np.frombuffer(bits.to_bytes((num_bits + 7) // 8, "little"), dtype=np.uint8)
+        out[:num_bits] = np.unpackbits(raw, count=num_bits, bitorder="little")
+        mine, theirs = me % 2, 1 - me % 2
+        target = cfg.target_marks
+        out[num_bits:] = (
+            view.points[mine] / POINTS_PER_HAND,
+            view.points[theirs] / POINTS_PER_HAND,
+            min(view.marks[mine], target) / target,
+            min(view.marks[theirs], target) / target,
+        )
+        return out
