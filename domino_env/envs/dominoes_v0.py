@@ -1,0 +1,193 @@
+"""
+# Dominoes (Block and Draw line games)
+
+| Import             | `from domino_env import dominoes_v0`                       |
+|--------------------|------------------------------------------------------------|
+| Actions            | Discrete                                                   |
+| Parallel API       | No                                                         |
+| Manual Control     | No                                                         |
+| Agents             | `agents= ['player_0', 'player_1']` (2 to 4 players)        |
+| Agents             | 2, 3 or 4                                                  |
+| Action Shape       | Discrete(2T + 2): 58 with double-six                       |
+| Action Values      | Discrete(58)                                               |
+| Observation Shape  | (132,) Block 2p, (174,) 3p, (216,) 4p with double-six      |
+| Observation Values | [0, 1]                                                     |
+
+The line games of RULES.md section 2: **Block** (undealt tiles are out of play) and **Draw** (they
+form a stock), for 2, 3 or 4 players or two teams of two (seats 0+2 against 1+3), with the
+`pagat` and `boardpan` presets and every option on its own (`hand_size`, `draw_reserve`,
+`draw_policy`, `first_leader`, `scoring`, `target_score`, `max_pips` 2-12, `open_hands`).
+An episode is one round (`episode="round"`, the default) or a whole match to `target_score`
+(`episode="match"`; the lead passes to the left and the set is reshuffled every round).
+
+`reset(seed=..., options={"deal": {"hands": [["6-6", "0-4"], ...], "stock": ["1-2", ...],
+"leader": 0}})` sets up an exact first round: any hand sizes, the stock drawn from the front (Draw
+only), and the preset's leader rule when `leader` is omitted.
+
+### Observation Space
+
+A dict: `"observation"`, a float32 vector from the encoder named by `observation_encoder`
+(`"default"`: `domino_env.encoders.line.DefaultLineEncoder`, every slot documented by its slot
+table: own hand, the line by who played each tile, open ends one-hot, hand sizes, stock and
+out-of-play counts, draws, the open ends at each pass, passes in a row, who acts and who led,
+scores, seat and team; all relative to the observing seat), and `"action_mask"`.
+
+### Legal Actions Mask
+
+`observation["action_mask"]`, int8 of length `2T + 2`: 1 for each legal action of the seat to act.
+Every other seat, and every seat once the episode is over, sees all zeros.
+
+### Action Space
+
+With `T` tiles in the set (28 for double-six): action `2*t + s` places tile `t` (canonical index
+`0-0, 0-1, ..., 6-6`) on side `s` (0 = left end, 1 = right end; the opening tile always uses side 0),
+`2T` draws a tile, `2T + 1` passes. `env.unwrapped.action_to_text(a)` gives `"play 6-5 left"`,
+`"draw"`, `"pass"`, and `action_from_text` reads them back.
+
+### Rewards
+
+Rewards are given to every seat at the step that ends a round (zero at all other steps). Let `p_k`
+be the points side `k` (a player, or a team) scored in the round and `K` the number of sides.
+
+- `reward="zero_sum"` (default): seat `i` on side `k` gets `p_k - (sum_j p_j - p_k) / (K - 1)`,
+  so rewards sum to 0 at every step (two sides: `+p` to the winner, `-p` to the loser).
+- `reward="points"`: seat `i` gets `p_k`, its side's raw points (partners alike).
+- `reward="win_loss"`: only when the episode ends, the same zero-sum formula applied to `w_k = 1`
+  for the side that won the episode (the round winner, or the side that reached the target) and 0
+  otherwise; a round nobody wins gives 0 to all.
+
+With `illegal_action="penalize"` an illegal move ends the episode with `-illegal_penalty` for the
+offender and 0 for the others; `"raise"` (default) raises `IllegalActionError` (a `ValueError`)
+naming the move and the legal moves, and leaves the state untouched.
+
+When a round ends, every agent's info holds `"round_points"` (indexed by seat, partners equal) and
+`"scores"` (match totals, same layout), until that agent's next move (as rewards accumulate).
+
+### Version History
+
+* v0: Initial release (0.1.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from domino_env.encoders.base import get_encoder
+from domino_env.envs.base import DominoAECEnv
+from domino_env.rules.line import LineConfig, LineGame
+
+EPISODES = ("round", "match")
+REWARDS = ("zero_sum", "points", "win_loss")
+
+
+def zero_sum(side_values: list[float], sides: list[int]) -> np.ndarray:
+    """Per-seat ``v_k - mean of the other sides' v`` for seat sides ``sides``: sums to 0."""
+    others = len(side_values) - 1
+    total = sum(side_values)
+    return np.array([side_values[k] - (total - side_values[k]) / others for k in sides])
+
+
+class raw_env(DominoAECEnv):
+    """Block / Draw dominoes as a PettingZoo AEC environment (no wrappers; see ``env()``)."""
+
+    metadata = {**DominoAECEnv.metadata, "name": "dominoes_v0"}
+
+    def __init__(
+        self,
+        variant: str = "block",
+        num_players: int = 2,
+        teams: bool = False,
+        preset: str = "pagat",
+        episode: str = "round",
+        target_score: int | str | None = "preset",
+        hand_size: int | None = None,
+        draw_reserve: int | None = None,
+        draw_policy: str | None = None,
+        first_leader: str | None = None,
+        scoring: str | None = None,
+        max_pips: int = 6,
+        open_hands: bool = False,
+        reward: str = "zero_sum",
+        observation_encoder: str = "default",
+        illegal_action: str = "raise",
+        illegal_penalty: float = 1.0,
+        render_mode: str | None = None,
+    ):
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be one of {EPISODES}, got {episode!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
+        if episode == "match" and target_score is None:
+            raise ValueError("a match episode needs a target_score")
+        self.config = LineConfig(
+            variant=variant, num_players=num_players, teams=teams, preset=preset, max_pips=max_pips,
+            hand_size=hand_size, draw_reserve=draw_reserve, draw_policy=draw_policy,
+            first_leader=first_leader, scoring=scoring, open_hands=open_hands,
+            target_score=target_score if episode == "match" else None,
+        )
+        self.episode = episode
+        self.reward_mode = reward
+        self.encoder = get_encoder("line", observation_encoder)
+        self._sides = [self.config.side_of(s) for s in range(num_players)]
+        self._rounds_reported = 0
+        self._round_infos: list[dict] = [{} for _ in range(num_players)]
+        super().__init__(
+            num_players=num_players,
+            num_actions=self.config.num_actions,
+            observation_space=self.encoder.space(self.config),
+            illegal_action=illegal_action,
+            illegal_penalty=illegal_penalty,
+            render_mode=render_mode,
+        )
+
+    def _new_game(self, rng: np.random.Generator, options: dict | None) -> LineGame:
+        options = options or {}
+        unknown = set(options) - {"deal"}
+        if unknown:
+            raise ValueError(f"unknown reset options {sorted(unknown)}; the only option is 'deal'")
+        self._rounds_reported = 0
+        self._round_infos = [{} for _ in range(self.config.num_players)]
+        return LineGame(self.config, rng, deal=options.get("deal"))
+
+    def _observation(self, seat: int) -> np.ndarray:
+        return self.encoder.encode(self.game.view(seat))
+
+    def _apply(self, action: int) -> np.ndarray:
+        game = self.game
+        rounds = len(game.results)
+        seat = game.current
+        game.apply(action)
+        self._round_infos[seat] = {}
+        if len(game.results) == rounds:
+            return np.zeros(self.config.num_players)
+        if self.reward_mode == "win_loss":
+            if not game.is_terminal:
+                return np.zeros(self.config.num_players)
+            return zero_sum(self._episode_wins(), self._sides)
+        side_points = [0.0] * self.config.num_sides
+        for seat, points in enumerate(game.results[-1].round_points):
+            side_points[self._sides[seat]] = points
+        if self.reward_mode == "points":
+            return np.array([side_points[k] for k in self._sides], dtype=float)
+        return zero_sum(side_points, self._sides)
+
+    def _episode_wins(self) -> list[float]:
+        """1 for the side that won the episode (the round, or the match), 0 for the others."""
+        wins = [0.0] * self.config.num_sides
+        if self.episode == "round":
+            winners = self.game.results[-1].winners
+        else:
+            target = self.config.target_score
+            winners = tuple(s for s, score in enumerate(self.game.scores) if score >= target)
+        for seat in winners:
+            wins[self._sides[seat]] = 1.0
+        return wins
+
+    def _infos(self) -> list[dict]:
+        """A round's result stays in a seat's info until that seat next acts, so every seat sees it."""
+        game = self.game
+        if len(game.results) > self._rounds_reported:
+            self._rounds_reported = len(game.results)
+            info = {"round_points": list(game.results[-1].round_points), "scores": list(game.scores)}
+            self._round_infos = [dict(info) for _ in self.possible_agents]
+        return [dict(info) for info in self._round_infos]
