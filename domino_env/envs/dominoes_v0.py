@@ -141,10 +141,8 @@ class raw_env(DominoAECEnv):
         )
 
     def _new_game(self, rng: np.random.Generator, options: dict | None) -> LineGame:
+        # Other keys are ignored, as PettingZoo's api_test expects of reset options.
         options = options or {}
-        unknown = set(options) - {"deal"}
-        if unknown:
-            raise ValueError(f"unknown reset options {sorted(unknown)}; the only option is 'deal'")
         self._rounds_reported = 0
         self._round_infos = [{} for _ in range(self.config.num_players)]
         return LineGame(self.config, rng, deal=options.get("deal"))
