@@ -1,0 +1,246 @@
+"""One dataclass per training run, read from YAML, validated, overridable from the command line.
+
+Every field has a default and a docstring (CleanRL's ``Args`` habit). A YAML file sets any subset of
+fields, nested the same way (``ppo: {lr: 3.0e-4}``). The command line overrides any field with
+``--set section.field=value`` (repeatable); the value is read as YAML, so ``--set ppo.lr=3e-4``,
+``--set network.hidden_sizes=[128,128]`` and ``--set game.options.variant=draw`` all work.
+
+Validation happens once, on load, and fails loudly with a ``ConfigError`` naming the field: unknown
+keys (with a close-match hint), wrong types, out-of-range values, unknown choices.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+SCRIPTED_OPPONENTS = ("random",)
+"""Scripted opponents that act from (observation, mask) alone. The view-based bots of
+``domino_env.bots`` need seat views, which the batched API does not expose."""
+
+
+class ConfigError(ValueError):
+    """A run configuration that cannot work; the message names the offending field."""
+
+
+def _field(default: Any, *, ge: float | None = None, gt: float | None = None, le: float | None = None,
+           choices: tuple[str, ...] | None = None) -> Any:
+    """A dataclass field carrying its validation bounds in ``metadata``."""
+    meta = {"ge": ge, "gt": gt, "le": le, "choices": choices}
+    if isinstance(default, (list, dict)):
+        return field(default_factory=lambda: type(default)(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass
+class GameConfig:
+    name: str = _field("dominoes", choices=("dominoes", "texas42"))
+    """which game: ``dominoes`` (Block/Draw line games) or ``texas42``"""
+    options: dict = _field({})
+    """keyword options of the game (RULES.md 2.1 / 3.1), passed unchanged to the engine"""
+    backend: str = _field("auto", choices=("auto", "vector", "fallback"))
+    """``vector``: the batched engine; ``fallback``: N single-game PettingZoo envs behind the same
+    API (slow, for games the batched engine lacks); ``auto``: vector when it is installed"""
+
+
+@dataclass
+class PPOConfig:
+    num_envs: int = _field(256, ge=1)
+    """games stepped in lockstep"""
+    num_steps: int = _field(32, ge=2)
+    """engine steps per game per rollout (each step is one decision of one seat)"""
+    lr: float = _field(2.5e-4, gt=0.0)
+    """Adam learning rate"""
+    anneal_lr: bool = _field(True)
+    """decay the learning rate linearly to 0 over ``total_steps``"""
+    gamma: float = _field(1.0, ge=0.0, le=1.0)
+    """discount per decision of a seat (rounds are short and end-scored: 1 keeps the score exact)"""
+    gae_lambda: float = _field(0.95, ge=0.0, le=1.0)
+    """GAE lambda, applied along each seat's own decisions"""
+    num_minibatches: int = _field(4, ge=1)
+    """minibatches per epoch"""
+    update_epochs: int = _field(4, ge=1)
+    """passes over each rollout"""
+    norm_adv: bool = _field(True)
+    """normalize advantages per minibatch"""
+    clip_coef: float = _field(0.2, gt=0.0)
+    """PPO surrogate clipping"""
+    clip_vloss: bool = _field(True)
+    """clip the value loss like the surrogate"""
+    ent_coef: float = _field(0.01, ge=0.0)
+    """entropy bonus (over legal actions only)"""
+    vf_coef: float = _field(0.5, ge=0.0)
+    """value loss weight"""
+    max_grad_norm: float = _field(0.5, gt=0.0)
+    """global gradient clipping"""
+    target_kl: float = _field(0.0, ge=0.0)
+    """stop the epochs early when the approximate KL exceeds this (0 = never)"""
+    reward_scale: float = _field(1.0, gt=0.0)
+    """rewards are multiplied by this before GAE (pip scores can be large)"""
+
+
+@dataclass
+class NetworkConfig:
+    hidden_sizes: list = _field([256, 256])
+    """widths of the hidden layers, the same for actor and critic"""
+    activation: str = _field("tanh", choices=("tanh", "relu"))
+    """hidden activation"""
+
+
+@dataclass
+class PoolConfig:
+    latest_prob: float = _field(0.5, ge=0.0, le=1.0)
+    """share of games where the current learner plays every seat (pure self-play)"""
+    snapshot_interval: int = _field(10, ge=1)
+    """iterations between snapshots of the learner added to the pool"""
+    max_snapshots: int = _field(8, ge=0)
+    """snapshots kept; the oldest goes first"""
+    scripted: list = _field(["random"])
+    """scripted opponents always in the pool (``random``: uniform over legal actions)"""
+    pfsp_power: float = _field(2.0, ge=0.0)
+    """opponents are sampled with weight (their win rate against the learner) ** power"""
+    result_ema: float = _field(0.05, gt=0.0, le=1.0)
+    """weight of each finished game in an opponent's running win rate"""
+
+
+@dataclass
+class Config:
+    name: str = _field("run")
+    """run name; the run lives in ``run_dir/name``"""
+    run_dir: str = _field("runs")
+    """parent folder of runs (checkpoints, TensorBoard logs, pool, learning curve)"""
+    seed: int = _field(1, ge=0)
+    """seeds the network, every rollout and every deal: same seed, same run"""
+    device: str = _field("auto", choices=("auto", "cpu", "cuda"))
+    """where the network runs; ``auto`` picks cuda when present"""
+    total_steps: int = _field(1_000_000, ge=1)
+    """engine steps (decisions of all seats in all games) to train for"""
+    time_budget_s: float = _field(0.0, ge=0.0)
+    """stop (and checkpoint) after this many seconds of training (0 = no limit)"""
+    eval_interval: int = _field(10, ge=1)
+    """iterations between evaluations against the random policy"""
+    eval_games: int = _field(512, ge=1)
+    """games per evaluation"""
+    checkpoint_interval: int = _field(10, ge=1)
+    """iterations between checkpoints (a final one is always written)"""
+    game: GameConfig = field(default_factory=GameConfig)
+    """the game and its options"""
+    ppo: PPOConfig = field(default_factory=PPOConfig)
+    """rollout size and PPO hyper-parameters"""
+    network: NetworkConfig = field(default_factory=NetworkConfig)
+    """actor-critic sizes"""
+    pool: PoolConfig = field(default_factory=PoolConfig)
+    """opponent pool (prioritized fictitious self-play)"""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain, JSON-compatible dict (stored in checkpoints, loadable with ``weights_only``)."""
+        return dataclasses.asdict(self)
+
+    @property
+    def run_path(self) -> Path:
+        return Path(self.run_dir) / self.name
+
+
+# ----- loading and validation ---------------------------------------------------------------------
+
+def _check_value(path: str, value: Any, annotation: Any, meta: dict) -> Any:
+    """Type-check (and for floats, coerce) one leaf value; raise ``ConfigError`` naming ``path``."""
+    if annotation is float and isinstance(value, str):
+        try:  # PyYAML reads "3e-4" (no dot) as a string
+            value = float(value)
+        except ValueError:
+            pass
+    ok = {
+        bool: isinstance(value, bool),
+        int: isinstance(value, int) and not isinstance(value, bool),
+        float: isinstance(value, (int, float)) and not isinstance(value, bool),
+        str: isinstance(value, str),
+        list: isinstance(value, list),
+        dict: isinstance(value, dict),
+    }[annotation]
+    if not ok:
+        raise ConfigError(f"{path}: expected {annotation.__name__}, got {type(value).__name__} {value!r}")
+    if annotation is float:
+        value = float(value)
+    if meta.get("choices") and value not in meta["choices"]:
+        raise ConfigError(f"{path}: must be one of {list(meta['choices'])}, got {value!r}")
+    if meta.get("ge") is not None and value < meta["ge"]:
+        raise ConfigError(f"{path}: must be >= {meta['ge']}, got {value!r}")
+    if meta.get("gt") is not None and value <= meta["gt"]:
+        raise ConfigError(f"{path}: must be > {meta['gt']}, got {value!r}")
+    if meta.get("le") is not None and value > meta["le"]:
+        raise ConfigError(f"{path}: must be <= {meta['le']}, got {value!r}")
+    return value
+
+
+def _build(cls: type, data: Any, prefix: str) -> Any:
+    """Instantiate dataclass ``cls`` from a mapping, recursing into nested sections."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{prefix.rstrip('.') or 'config'}: expected a mapping, got {type(data).__name__}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    kwargs = {}
+    for key, value in data.items():
+        path = f"{prefix}{key}"
+        if key not in fields:
+            close = difflib.get_close_matches(str(key), fields, n=1)
+            hint = f" (did you mean {prefix}{close[0]}?)" if close else ""
+            raise ConfigError(f"unknown key {path!r}{hint}; valid keys: {sorted(fields)}")
+        hint = hints[key]
+        if dataclasses.is_dataclass(hint):
+            kwargs[key] = _build(hint, value, f"{path}.")
+        else:
+            kwargs[key] = _check_value(path, value, hint, dict(fields[key].metadata))
+    return cls(**kwargs)
+
+
+def _validate(config: Config) -> None:
+    """Checks across fields and inside list values."""
+    sizes = config.network.hidden_sizes
+    if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
+        raise ConfigError(f"network.hidden_sizes: expected a non-empty list of positive ints, got {sizes!r}")
+    for name in config.pool.scripted:
+        if name not in SCRIPTED_OPPONENTS:
+            raise ConfigError(f"pool.scripted: unknown opponent {name!r}; known: {list(SCRIPTED_OPPONENTS)}")
+    if config.pool.latest_prob < 1.0 and not config.pool.scripted and config.pool.max_snapshots == 0:
+        raise ConfigError("pool: no opponents (scripted empty and max_snapshots 0) but latest_prob < 1")
+
+
+def from_dict(data: dict[str, Any]) -> Config:
+    """Validated ``Config`` from a nested mapping (missing fields keep their defaults)."""
+    config = _build(Config, data, "")
+    _validate(config)
+    return config
+
+
+def apply_override(data: dict[str, Any], assignment: str) -> None:
+    """Apply one ``section.field=value`` assignment (value read as YAML) to a nested mapping."""
+    if "=" not in assignment:
+        raise ConfigError(f"override {assignment!r}: expected section.field=value")
+    dotted, raw = assignment.split("=", 1)
+    keys = dotted.strip().split(".")
+    node = data
+    for key in keys[:-1]:
+        node = node.setdefault(key, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"override {assignment!r}: {key!r} is not a section")
+    node[keys[-1]] = yaml.safe_load(raw)
+
+
+def load_config(path: str | Path | None = None, overrides: typing.Sequence[str] = ()) -> Config:
+    """Read a YAML file (or start from defaults), apply ``--set`` overrides, validate."""
+    data: dict[str, Any] = {}
+    if path is not None:
+        with open(path) as f:
+            data = yaml.safe_load(f) or {}
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: the top level must be a mapping of fields")
+    for assignment in overrides:
+        apply_override(data, assignment)
+    return from_dict(data)

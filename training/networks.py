@@ -1,0 +1,89 @@
+"""MLP actor-critic on the seat-relative observation, with masked logits.
+
+One network serves every seat: observations are seat-relative, so "me", "my partner" and "the
+player to my left" mean the same inputs whichever seat is acting.
+
+Masking: illegal logits are replaced by the most negative float before the softmax, both when
+sampling and inside the loss. Their probability is then exactly 0, and because ``masked_fill``
+writes a constant, no gradient flows back into an illegal logit. (The most negative finite float
+rather than ``-inf`` keeps ``0 * log 0`` terms of the entropy at 0 instead of NaN.)
+
+Not done: the optional centralized critic of issue 7 (a value head reading the full state during
+training). The batched ``Batch`` API carries only the acting seat's observation, so the critic here
+reads the same seat-relative observation as the actor.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+from torch.distributions import Categorical
+
+from training.config import NetworkConfig
+
+ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
+
+
+def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias_const: float = 0.0) -> nn.Linear:
+    """Orthogonal initialisation, as in CleanRL (small std on the heads)."""
+    torch.nn.init.orthogonal_(layer.weight, std)
+    torch.nn.init.constant_(layer.bias, bias_const)
+    return layer
+
+
+def mlp(in_dim: int, hidden: list[int], out_dim: int, activation: str, out_std: float) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for width in hidden:
+        layers += [layer_init(nn.Linear(in_dim, width)), ACTIVATIONS[activation]()]
+        in_dim = width
+    layers.append(layer_init(nn.Linear(in_dim, out_dim), std=out_std))
+    return nn.Sequential(*layers)
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Logits with illegal actions (``mask`` False) set to the most negative finite float."""
+    return logits.masked_fill(~mask, torch.finfo(logits.dtype).min)
+
+
+class ActorCritic(nn.Module):
+    """Separate actor and critic MLPs over the same observation (CleanRL's layout)."""
+
+    def __init__(self, obs_dim: int, num_actions: int, config: NetworkConfig):
+        super().__init__()
+        self.obs_dim = obs_dim
+        self.num_actions = num_actions
+        self.actor = mlp(obs_dim, config.hidden_sizes, num_actions, config.activation, out_std=0.01)
+        self.critic = mlp(obs_dim, config.hidden_sizes, 1, config.activation, out_std=1.0)
+
+    def get_value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.critic(obs).squeeze(-1)
+
+    def distribution(self, obs: torch.Tensor, mask: torch.Tensor) -> Categorical:
+        """Policy over legal actions only; every row of ``mask`` must hold a legal action."""
+        return Categorical(logits=masked_logits(self.actor(obs), mask))
+
+    def get_action_and_value(
+        self,
+        obs: torch.Tensor,
+        mask: torch.Tensor,
+        action: torch.Tensor | None = None,
+        generator: torch.Generator | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Sample (with ``generator``, for reproducible runs) or score ``action``.
+
+        Returns the action, its log-probability, the entropy over legal actions and the value.
+        """
+        dist = self.distribution(obs, mask)
+        if action is None:
+            action = torch.multinomial(dist.probs, 1, generator=generator).squeeze(-1)
+        return action, dist.log_prob(action), dist.entropy(), self.get_value(obs)
+
+    @torch.no_grad()
+    def act(self, obs: torch.Tensor, mask: torch.Tensor, *, greedy: bool = False,
+            generator: torch.Generator | None = None) -> torch.Tensor:
+        """Actions only: the most probable legal action (``greedy``) or a sample."""
+        logits = masked_logits(self.actor(obs), mask)
+        if greedy:
+            return logits.argmax(-1)
+        return torch.multinomial(torch.softmax(logits, -1), 1, generator=generator).squeeze(-1)

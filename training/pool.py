@@ -1,0 +1,114 @@
+"""The opponent pool: scripted opponents plus past snapshots of the learner.
+
+Prioritized fictitious self-play: each game draws its opponent with weight
+``(opponent's running win rate against the learner) ** pfsp_power`` (plus a small floor so that no
+opponent is forgotten completely), so the learner spends its games on opponents it still loses to.
+With probability ``latest_prob`` the game is pure self-play instead (the learner in every seat).
+
+Every opponent acts on the batched observation and mask alone, so a whole batch of games is
+answered with one forward pass per distinct opponent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+
+import numpy as np
+import torch
+
+from training.config import PoolConfig
+from training.networks import ActorCritic
+
+LATEST = -1
+"""Opponent id meaning "the current learner plays every seat of this game"."""
+
+PRIORITY_FLOOR = 0.02
+"""Weight added to every opponent: a beaten opponent is still met now and then."""
+
+
+@dataclass
+class PoolEntry:
+    """One opponent and its record against the learner (plain values: checkpoint- and JSON-safe)."""
+
+    name: str
+    kind: str  # "scripted" or "snapshot"
+    win_rate: float = 0.5  # running (EMA) share of games this opponent won against the learner
+    games: int = 0
+    learner_wins: int = 0
+    learner_losses: int = 0
+    state_dict: dict[str, torch.Tensor] | None = field(default=None, repr=False)
+
+
+def random_actions(mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """The scripted ``random`` opponent: uniform over each row's legal actions."""
+    return torch.multinomial(mask.float(), 1, generator=generator).squeeze(-1)
+
+
+class OpponentPool:
+    def __init__(self, config: PoolConfig, make_network: Callable[[], ActorCritic]):
+        self.config = config
+        self._make_network = make_network
+        self.entries = [PoolEntry(name, "scripted") for name in config.scripted]
+        self._networks: dict[str, ActorCritic] = {}
+
+    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """Opponent ids for ``n`` new games (``LATEST`` for pure self-play)."""
+        if not self.entries:
+            return np.full(n, LATEST)
+        weights = np.array([e.win_rate for e in self.entries]) ** self.config.pfsp_power + PRIORITY_FLOOR
+        ids = rng.choice(len(self.entries), size=n, p=weights / weights.sum())
+        return np.where(rng.random(n) < self.config.latest_prob, LATEST, ids)
+
+    def act(self, ids: np.ndarray, obs: torch.Tensor, mask: torch.Tensor,
+            generator: torch.Generator) -> torch.Tensor:
+        """Actions for rows played by pool opponents; ``ids[i]`` is row ``i``'s opponent."""
+        actions = torch.zeros(len(ids), dtype=torch.long, device=obs.device)
+        for opponent in np.unique(ids):
+            rows = torch.as_tensor(np.flatnonzero(ids == opponent), device=obs.device)
+            entry = self.entries[opponent]
+            if entry.kind == "scripted":  # config validation admits only "random"
+                choice = random_actions(mask[rows], generator)
+            else:
+                choice = self._network(entry).act(obs[rows], mask[rows], generator=generator)
+            actions[rows] = choice
+        return actions
+
+    def record(self, opponent: int, learner_score: float) -> None:
+        """Book one finished game: ``learner_score`` is 1 (learner won), 0.5 (tie) or 0 (lost)."""
+        entry, learner_score = self.entries[opponent], float(learner_score)  # plain floats: checkpoint-safe
+        entry.games += 1
+        entry.learner_wins += int(learner_score == 1.0)
+        entry.learner_losses += int(learner_score == 0.0)
+        entry.win_rate += self.config.result_ema * ((1.0 - learner_score) - entry.win_rate)
+
+    def add_snapshot(self, name: str, model: ActorCritic) -> None:
+        """Freeze a copy of the learner; drop the oldest snapshot beyond ``max_snapshots``."""
+        if self.config.max_snapshots == 0:
+            return
+        state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+        self.entries.append(PoolEntry(name, "snapshot", state_dict=state))
+        snapshots = [e for e in self.entries if e.kind == "snapshot"]
+        if len(snapshots) > self.config.max_snapshots:
+            self.entries.remove(snapshots[0])
+            self._networks.pop(snapshots[0].name, None)
+
+    def _network(self, entry: PoolEntry) -> ActorCritic:
+        if entry.name not in self._networks:
+            net = self._make_network()
+            net.load_state_dict(entry.state_dict)
+            self._networks[entry.name] = net.eval()
+        return self._networks[entry.name]
+
+    # ----- persistence -------------------------------------------------------------------------
+    def state_dict(self) -> list[dict]:
+        return [asdict(e) for e in self.entries]
+
+    def load_state_dict(self, entries: list[dict]) -> None:
+        self.entries = [PoolEntry(**e) for e in entries]
+        self._networks.clear()
+
+    def summary(self) -> list[dict]:
+        """The pool's results without weights (written to ``pool.json`` beside the checkpoints)."""
+        keys = [f.name for f in fields(PoolEntry) if f.name != "state_dict"]
+        return [{k: getattr(e, k) for k in keys} for e in self.entries]

@@ -1,0 +1,139 @@
+"""From a batched game to per-seat learner transitions: game construction, sides, per-seat GAE.
+
+A batched step is one decision of one seat per game, but rewards reach every seat at every step.
+PPO needs each seat's *own* trajectory: a seat's transition runs from one of its decisions to its
+next decision (or to the end of the game), and its reward is everything that seat received in
+between. Partners share team reward because the engines already give partners the same number.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import numpy as np
+
+from training.config import GameConfig
+from training.pool import LATEST
+
+
+class Batch(Protocol):
+    """What the trainer reads from a batched step (docs/architecture.md, "Batched engines")."""
+
+    seat: np.ndarray  # (B,) int, seat to act
+    obs: np.ndarray  # (B, obs_dim) float32, that seat's seat-relative observation
+    mask: np.ndarray  # (B, num_actions) bool, its legal actions
+    rewards: np.ndarray  # (B, num_players) float32, every seat's reward for the step just taken
+    done: np.ndarray  # (B,) bool, the game ended on this step and was reset
+
+
+class VectorGame(Protocol):
+    num_envs: int
+    num_players: int
+    num_actions: int
+    obs_dim: int
+
+    def reset(self) -> Any: ...
+
+    def step(self, actions: np.ndarray) -> Any: ...
+
+
+GameFactory = Callable[[int, int], VectorGame]
+"""``factory(num_envs, seed)``: a fresh batch of games, all deals drawn from ``seed``."""
+
+
+ENGINES = {
+    "dominoes": ("domino_env.vector.line", "VectorLineGame", "domino_env.dominoes_v0"),
+    "texas42": ("domino_env.vector.texas42", "VectorTexas42Game", "domino_env.texas42_v0"),
+}
+"""Per game: module and class of the batched engine, module of the PettingZoo env (fallback)."""
+
+
+def game_factory(game: GameConfig) -> GameFactory:
+    """The batched engine for ``game`` (or, failing that, the single-game fallback)."""
+    vector_module, vector_class, env_module = ENGINES[game.name]
+    options = dict(game.options)
+    if game.backend != "fallback":
+        try:
+            cls = getattr(importlib.import_module(vector_module), vector_class)
+        except ImportError:
+            if game.backend == "vector":
+                raise
+        else:
+            return lambda num_envs, seed: cls(num_envs, seed=seed, **options)
+    from domino_env.vector.fallback import FallbackVectorGame
+
+    raw_env = importlib.import_module(env_module).raw_env
+    return lambda num_envs, seed: FallbackVectorGame(lambda: raw_env(**options), num_envs, seed=seed)
+
+
+def seat_sides(game: GameConfig, num_players: int) -> np.ndarray:
+    """Side (team) of every seat: partners 0+2 / 1+3 in Texas 42 and team Block/Draw, else one each."""
+    if game.name == "texas42" or game.options.get("teams", False):
+        return np.arange(num_players) % 2
+    return np.arange(num_players)
+
+
+def per_seat_gae(
+    seats: np.ndarray,
+    learner: np.ndarray,
+    values: np.ndarray,
+    rewards: np.ndarray,
+    dones: np.ndarray,
+    gamma: float,
+    gae_lambda: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """GAE along each seat's own decisions.
+
+    ``seats (T, B)`` acting seat, ``learner (T, B)`` the decision is the learner's, ``values (T, B)``
+    its critic value, ``rewards (T, B, P)`` every seat's reward for step t, ``dones (T, B)`` step t
+    ended the game. Rewards of every step are credited to each seat's latest decision at or before
+    it. Returns ``advantages``, ``returns`` (both ``(T, B)``) and ``valid``: a learner decision whose
+    seat acts again (or whose game ends) inside the rollout; the last decision of a seat in a game
+    still running at the end of the rollout has no known outcome and is left out.
+    """
+    num_steps, num_envs, num_players = rewards.shape
+    advantages = np.zeros((num_steps, num_envs), dtype=np.float32)
+    valid = np.zeros((num_steps, num_envs), dtype=bool)
+    pending_reward = np.zeros((num_envs, num_players), dtype=np.float32)  # earned since the seat's decision
+    next_value = np.zeros((num_envs, num_players), dtype=np.float32)
+    next_advantage = np.zeros((num_envs, num_players), dtype=np.float32)
+    known = np.zeros((num_envs, num_players), dtype=bool)  # the seat's next decision or game end is seen
+    games = np.arange(num_envs)
+    for t in reversed(range(num_steps)):
+        ended = dones[t]
+        pending_reward[ended] = next_value[ended] = next_advantage[ended] = 0.0
+        known[ended] = True
+        pending_reward += rewards[t]
+        seat = seats[t]
+        delta = pending_reward[games, seat] + gamma * next_value[games, seat] - values[t]
+        advantage = delta + gamma * gae_lambda * next_advantage[games, seat]
+        is_known = known[games, seat]
+        mine = learner[t]
+        advantages[t] = np.where(mine, advantage, 0.0)
+        valid[t] = mine & is_known
+        # This decision is now the successor of the seat's earlier ones; an unknown one truncates
+        # GAE there (its value bootstraps the earlier decision, its advantage does not propagate).
+        g, s = games[mine], seat[mine]
+        next_value[g, s] = values[t][mine]
+        next_advantage[g, s] = np.where(is_known, advantage, 0.0)[mine]
+        pending_reward[g, s] = 0.0
+        known[g, s] = True
+    return advantages, advantages + values, valid
+
+
+def assign_seats(opponent: np.ndarray, sides: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Learner seats ``(n, P)`` for ``n`` new games: every seat against ``LATEST`` (pure self-play),
+    else one side (a seat, or a team) drawn uniformly, the other seats going to the opponent."""
+    side_ids = np.unique(sides)
+    learner_side = side_ids[rng.integers(len(side_ids), size=len(opponent))]
+    return (sides[None, :] == learner_side[:, None]) | (opponent[:, None] == LATEST)
+
+
+def learner_score(returns: np.ndarray, learner_seats: np.ndarray) -> np.ndarray:
+    """Per finished game: 1 when the learner's side out-scored every other side, 0.5 on a tie for
+    best, else 0. ``returns (n, P)`` are the seats' game totals (partners hold equal totals)."""
+    mine = np.where(learner_seats, returns, -np.inf).max(axis=1)
+    best_other = np.where(learner_seats, -np.inf, returns).max(axis=1)
+    return np.where(mine > best_other, 1.0, np.where(mine == best_other, 0.5, 0.0))
