@@ -91,7 +91,7 @@ def _bid_value(action: int) -> int:
     return POINTS_PER_HAND * (action - BID_PLUNGE + MIN_PLUNGE)
 
 
-def _bid_marks(action: int) -> int:
+def bid_marks(action: int) -> int:
     """Marks at stake for a winning bid: 1 for a point bid."""
     return max(1, _bid_value(action) // POINTS_PER_HAND)
 
@@ -100,7 +100,7 @@ def _legal_bids_over(high: int) -> int:
     """Bit set of the ordinary bids (no pass, no Plunge) legal over a highest bid of ``high``."""
     mask = 0
     for a in range(BID_POINTS, BID_PLUNGE):
-        value, marks = _bid_value(a), _bid_marks(a)
+        value, marks = _bid_value(a), bid_marks(a)
         raise_ok = marks <= 2 or high == POINTS_PER_HAND * (marks - 1)  # 3+ marks: one mark more only
         if value > high and (a < BID_MARKS or raise_ok):
             mask |= 1 << a
@@ -226,11 +226,14 @@ class Texas42Config:
             raise ValueError(
                 f"unknown Texas 42 option(s) {sorted(unknown)}; known: {sorted(names | {'forced_bid'})}"
             )
+        all_pass = options.pop("all_pass", None)  # None: the preset's default
         if forced_bid is not None:
             wanted = "forced" if forced_bid else "reshake"
-            if options.get("all_pass", wanted) != wanted:
-                raise ValueError(f"forced_bid={forced_bid} contradicts all_pass={options['all_pass']!r}")
-            options["all_pass"] = wanted
+            if all_pass not in (None, wanted):
+                raise ValueError(f"forced_bid={forced_bid} contradicts all_pass={all_pass!r}")
+            all_pass = wanted
+        if all_pass is not None:
+            options["all_pass"] = all_pass
         return cls(preset=preset, **options)
 
     @property
@@ -533,7 +536,7 @@ class Texas42Game:
     def _score(self, made: bool) -> None:
         bt = self.bidder % 2
         won = bt if made else 1 - bt
-        marks = _bid_marks(self.bid)
+        marks = bid_marks(self.bid)
         self.marks[won] += marks
         self.hands_scored += 1
         hand_marks = [0, 0]

@@ -1,0 +1,207 @@
+"""
+# Texas 42
+
+| Import             | `from domino_env import texas42_v0`                          |
+|--------------------|--------------------------------------------------------------|
+| Actions            | Discrete                                                     |
+| Parallel API       | No                                                           |
+| Manual Control     | No                                                           |
+| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`   |
+| Agents             | 4 (teams: seats 0+2 against 1+3)                             |
+| Action Shape       | Discrete(63)                                                 |
+| Action Values      | Discrete(63)                                                 |
+| Observation Shape  | (430,); (514,) with `open_hands`                             |
+| Observation Values | [0, 1]                                                       |
+
+Texas 42 as RULES.md section 3 (3.1-3.6) specifies: four players in two partnerships, all 28
+double-six tiles dealt, one round of bidding, a contract (trump 0-6, doubles, follow-me, and with
+options Nello, Sevens, Plunge), up to seven tricks, marks to 7. Presets `"standard"` and
+`"n42pa"` (tournament rules: it refuses the options it forbids with a `ValueError`); options
+`all_pass` (`"reshake"` or `"forced"`; `forced_bid=True` is an alias of `"forced"`),
+`follow_me_doubles` (`"high"`, `"own_suit"`), `nello` (`None`, or its doubles: `"high"`, `"low"`,
+`"own_suit"`), `plunge`, `sevens`, `stop_when_decided` (default on: a hand ends as soon as its
+result is known), `episode` (`"hand"`, default, or `"game"` to `target_marks`, default 7) and
+`open_hands` (practice: every hand in every observation).
+
+A hand goes bid -> declare -> play. The bid winner declares and leads (after Plunge, their
+partner declares and leads), so the same agent may act twice in a row. If all four pass, the deal
+passes to the left and a new hand is dealt inside the same episode, without marks: a `"hand"`
+episode always ends with a hand played. In Nello the bidder's partner sits out and is never
+selected. `reset(seed=..., options={"deal": {"hands": [[7 tiles] x 4], "shaker": 0}})` sets up an
+exact first deal (tiles as text such as `"6-4"` or canonical ids).
+
+### Observation Space
+
+A dict: `"observation"`, a float32 vector from the encoder named by `observation_encoder`
+(`"default"`: `domino_env.encoders.texas42.DefaultTexas42Encoder`, documented slot by slot by its
+slot table: own hand, tiles played by each seat, the trick in progress by seat and its leader,
+suits each seat failed to follow, phase, seat to act, shaker, every bid, highest bidder,
+declarer, contract, the Nello partner sitting out, points per team, marks per team; all relative
+to the observing seat), and `"action_mask"`. No other hand is visible, the Nello partner's
+included (it lies face down).
+
+### Legal Actions Mask
+
+`observation["action_mask"]`, int8 of length 63: 1 for each legal action of the agent to act.
+Every other agent, and every agent once the episode is over, sees all zeros.
+
+### Action Space
+
+| ids | meaning |
+|---|---|
+| 0 | `pass` |
+| 1-12 | `bid 30` ... `bid 41` |
+| 13-19 | `bid 1m` ... `bid 7m` (above 2 marks only one mark over a bid of 2 marks or more) |
+| 20-23 | `bid plunge 4m` ... `bid plunge 7m` (option `plunge`, holding four doubles or more) |
+| 24-30 | `trump 0` ... `trump 6` |
+| 31, 32 | `trump doubles`, `trump followme` |
+| 33, 34 | `nello`, `sevens` (options; only after a winning bid of 1 mark or more) |
+| 35-62 | `play a-b`: tile `t` of the canonical index (`0-0, 0-1, ..., 6-6`) is `35 + t` |
+
+`env.unwrapped.action_to_text(a)` and `action_from_text(text)` convert to and from the notation
+of RULES.md 3.9.
+
+### Rewards
+
+Rewards go to every agent at the step that ends a hand (zero at all other steps, reshakes
+included). Let `m` be the marks the hand gave (to one team).
+
+- `reward="zero_sum"` (default): `+m` to both members of the team that scored, `-m` to the others.
+- `reward="marks"`: `m` to both members of the scoring team, 0 to the others.
+- `reward="win_loss"`: only when the episode ends, `+1` to the team with more marks (the hand's
+  winner, or the team that reached the target) and `-1` to the other.
+
+With `illegal_action="penalize"` an illegal move ends the episode with `-illegal_penalty` for the
+offender and 0 for the others, except a renege (a tile in hand that does not follow suit) under
+the `n42pa` preset: the offending team loses the hand, i.e. the contract's marks go to the other
+team (`zero_sum`: `-m`/`+m`; `marks`: `+m` to the other team; `win_loss`: `-1`/`+1`).
+`"raise"` (default) raises `IllegalActionError` (a `ValueError`) naming the move and the legal
+moves, and leaves the state untouched.
+
+When a hand ends, every agent's info holds `"hand_marks"` (by seat: marks its team won this
+hand), `"marks"` (game totals by seat), `"points_taken"` (by seat: points its team took) and
+`"contract"` (`{"bidder", "bid", "declaration", "made"}`, moves as text).
+
+### Version History
+
+* v0: Initial release (0.1.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from domino_env.encoders.base import get_encoder
+from domino_env.envs.base import DominoAECEnv
+from domino_env.rules.errors import IllegalActionError
+from domino_env.rules.texas42 import NUM_ACTIONS, PLAY, PLAY_PHASE, Texas42Config, Texas42Game, bid_marks
+
+REWARDS = ("zero_sum", "marks", "win_loss")
+
+
+class raw_env(DominoAECEnv):
+    """Texas 42 as a PettingZoo AEC environment (no wrappers; see ``env()``)."""
+
+    metadata = {**DominoAECEnv.metadata, "name": "texas42_v0"}
+
+    def __init__(
+        self,
+        preset: str = "standard",
+        all_pass: str | None = None,
+        forced_bid: bool | None = None,
+        follow_me_doubles: str = "high",
+        nello: str | None = None,
+        plunge: bool = False,
+        sevens: bool = False,
+        stop_when_decided: bool = True,
+        episode: str = "hand",
+        target_marks: int = 7,
+        open_hands: bool = False,
+        reward: str = "zero_sum",
+        observation_encoder: str = "default",
+        illegal_action: str = "raise",
+        illegal_penalty: float = 1.0,
+        render_mode: str | None = None,
+    ):
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
+        self.config = Texas42Config.make(
+            preset,
+            forced_bid=forced_bid,
+            all_pass=all_pass,
+            follow_me_doubles=follow_me_doubles,
+            nello=nello,
+            plunge=plunge,
+            sevens=sevens,
+            stop_when_decided=stop_when_decided,
+            episode=episode,
+            target_marks=target_marks,
+            open_hands=open_hands,
+        )
+        self.reward_mode = reward
+        self.encoder = get_encoder("texas42", observation_encoder)
+        self._hands_reported = 0
+        self._renege = False
+        super().__init__(
+            num_players=self.config.num_players,
+            num_actions=NUM_ACTIONS,
+            observation_space=self.encoder.space(self.config),
+            illegal_action=illegal_action,
+            illegal_penalty=illegal_penalty,
+            render_mode=render_mode,
+        )
+        self._no_rewards = [0.0] * self.config.num_players
+
+    def _new_game(self, rng: np.random.Generator, options: dict | None) -> Texas42Game:
+        """Other ``options`` keys are ignored, as PettingZoo's API test expects of a reset."""
+        self._hands_reported = 0
+        return Texas42Game(self.config, rng, deal=(options or {}).get("deal"))
+
+    def _observation(self, seat: int) -> np.ndarray:
+        return self.encoder.encode(self.game.view(seat))
+
+    def _apply(self, action: int) -> list[float]:
+        game = self.game
+        scored = game.hands_scored
+        try:
+            game.apply(action)
+        except IllegalActionError:
+            self._renege = (
+                self.config.preset == "n42pa"
+                and game.phase == PLAY_PHASE
+                and PLAY <= action < NUM_ACTIONS
+                and bool(game.hands[game.to_act] >> (action - PLAY) & 1)
+            )
+            raise
+        if game.hands_scored == scored:
+            return self._no_rewards
+        if self.reward_mode == "win_loss":
+            if not game.is_terminal:
+                return self._no_rewards
+            lead = game.marks[0] - game.marks[1]
+            return self._team_rewards(0 if lead > 0 else 1, 1.0, -1.0)
+        hand_marks = game.last_result["hand_marks"]
+        team = 0 if hand_marks[0] else 1
+        m = float(hand_marks[team])
+        return self._team_rewards(team, m, -m if self.reward_mode == "zero_sum" else 0.0)
+
+    def _team_rewards(self, team: int, win: float, lose: float) -> list[float]:
+        return [win if seat % 2 == team else lose for seat in range(self.config.num_players)]
+
+    def _penalty_rewards(self, offender: int) -> list[float]:
+        """A renege under n42pa loses the hand for the offender's team; else the base penalty."""
+        if not self._renege:
+            return super()._penalty_rewards(offender)
+        self._renege = False
+        winners = 1 - offender % 2
+        if self.reward_mode == "win_loss":
+            return self._team_rewards(winners, 1.0, -1.0)
+        m = float(bid_marks(self.game.bid))
+        return self._team_rewards(winners, m, -m if self.reward_mode == "zero_sum" else 0.0)
+
+    def _infos(self) -> list[dict]:
+        game = self.game
+        if game.hands_scored == self._hands_reported or game.last_result is None:
+            return [{} for _ in self.possible_agents]
+        self._hands_reported = game.hands_scored
+        return [dict(game.last_result) for _ in self.possible_agents]
