@@ -64,12 +64,37 @@ def _slots(config: Texas42Config) -> tuple[Slot, ...]:
     return layout(parts)
 
 
-@cache
-def _plan(config: Texas42Config) -> tuple[int, int, dict[str, int]]:
-    """(number of 0/1 entries, total size, slot starts) for ``config``."""
-    slots = _slots(config)
-    starts = {s.name: s.start for s in slots}
-    return starts["points"], slots[-1].start + slots[-1].length, starts
+class _Plan:
+    """Bit offsets for one config, per observing seat, so ``encode`` only shifts and ors."""
+
+    def __init__(self, config: Texas42Config):
+        slots = _slots(config)
+        at = {s.name: s.start for s in slots}
+        self.num_bits = at["points"]  # every slot before "points" is 0/1
+        self.size = slots[-1].start + slots[-1].length
+        self.target = config.target_marks
+        # seat_bits[me][seat]: offsets of (played_by, voids, bids, trick) for that seat's slots.
+        self.seat_bits = tuple(
+            tuple(
+                (
+                    at["played_by"] + r * NUM_TILES,
+                    at["voids"] + r * NUM_SUITS,
+                    at["bids"] + r * BID_CATEGORIES + 1,  # +1: bid id -1 (not yet) is category 0
+                    at["trick"] + r * NUM_TILES,
+                )
+                for r in ((seat - me) % SEATS for seat in range(SEATS))
+            )
+            for me in range(SEATS)
+        )
+        # one_hot[name][me][seat]: the single bit marking ``seat`` in a relative-seat slot.
+        self.one_hot = {
+            name: tuple(
+                tuple(1 << (at[name] + (seat - me) % SEATS) for seat in range(SEATS)) for me in range(SEATS)
+            )
+            for name in ("trick_leader", "to_act", "shaker", "bidder", "declarer", "sitting_out")
+        }
+        self.phase_at, self.declaration_at = at["phase"], at["declaration"] - TRUMP
+        self.open_at = at.get("open_hands", -1)
 
 
 @register_encoder
@@ -82,39 +107,48 @@ class DefaultTexas42Encoder(Encoder):
     def slots(self, config: Texas42Config) -> tuple[Slot, ...]:
         return _slots(config)
 
+    def __init__(self) -> None:
+        self._config: Texas42Config | None = None
+        self._plan: _Plan | None = None
+
     def encode(self, view: Texas42View) -> np.ndarray:
-        cfg = view.config
-        num_bits, size, at = _plan(cfg)
+        if view.config is not self._config:  # identity, not equality: hashing a config is slow
+            self._config, self._plan = view.config, _Plan(view.config)
+        plan = self._plan
         me = view.seat
         bits = view.hand
-        trick_at, played_at, voids_at, bids_at = at["trick"], at["played_by"], at["voids"], at["bids"]
-        for seat in range(SEATS):
-            r = (seat - me) % SEATS
-            bits |= view.played_by[seat] << (played_at + r * NUM_TILES)
-            bits |= view.voids[seat] << (voids_at + r * NUM_SUITS)
-            bits |= 1 << (bids_at + r * BID_CATEGORIES + view.bids[seat] + 1)
+        seat_bits = plan.seat_bits[me]
+        for (played_at, voids_at, bids_at, _), played, voids, bid in zip(
+            seat_bits, view.played_by, view.voids, view.bids, strict=True
+        ):
+            bits |= played << played_at | voids << voids_at | 1 << (bids_at + bid)
         for seat, tile in view.trick:
-            bits |= 1 << (trick_at + ((seat - me) % SEATS) * NUM_TILES + tile)
+            bits |= 1 << (seat_bits[seat][3] + tile)
+        one_hot = plan.one_hot
+        bits |= one_hot["shaker"][me][view.shaker]
         if view.phase <= PLAY_PHASE:
-            bits |= 1 << (at["phase"] + view.phase) | 1 << (at["to_act"] + (view.to_act - me) % SEATS)
+            bits |= 1 << (plan.phase_at + view.phase) | one_hot["to_act"][me][view.to_act]
             if view.phase == PLAY_PHASE:
                 leader = view.trick[0][0] if view.trick else view.to_act
-                bits |= 1 << (at["trick_leader"] + (leader - me) % SEATS)
-        bits |= 1 << (at["shaker"] + (view.shaker - me) % SEATS)
-        for name in ("bidder", "declarer", "sitting_out"):
-            seat = getattr(view, name)
+                bits |= one_hot["trick_leader"][me][leader]
+        for name, seat in (
+            ("bidder", view.bidder),
+            ("declarer", view.declarer),
+            ("sitting_out", view.sitting_out),
+        ):
             if seat >= 0:
-                bits |= 1 << (at[name] + (seat - me) % SEATS)
+                bits |= one_hot[name][me][seat]
         if view.declaration >= 0:
-            bits |= 1 << (at["declaration"] + view.declaration - TRUMP)
+            bits |= 1 << (plan.declaration_at + view.declaration)
         if view.hands is not None:
             for r in range(1, SEATS):
-                bits |= view.hands[(me + r) % SEATS] << (at["open_hands"] + (r - 1) * NUM_TILES)
-        out = np.empty(size, dtype=np.float32)
+                bits |= view.hands[(me + r) % SEATS] << (plan.open_at + (r - 1) * NUM_TILES)
+        num_bits = plan.num_bits
+        out = np.empty(plan.size, dtype=np.float32)
         raw = np.frombuffer(bits.to_bytes((num_bits + 7) // 8, "little"), dtype=np.uint8)
         out[:num_bits] = np.unpackbits(raw, count=num_bits, bitorder="little")
         mine, theirs = me % 2, 1 - me % 2
-        target = cfg.target_marks
+        target = plan.target
         out[num_bits:] = (
             view.points[mine] / POINTS_PER_HAND,
             view.points[theirs] / POINTS_PER_HAND,
