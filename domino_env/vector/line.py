@@ -20,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from domino_env.encoders.line_compact import compact_slots, scaled, slot_slices
+from domino_env.envs.dominoes_v0 import EPISODES, REWARDS
 from domino_env.rules.line import LineConfig
 from domino_env.tiles import tile_set
 from domino_env.vector.batch import Batch
@@ -40,16 +41,35 @@ def _unpack(words: np.ndarray, num_tiles: int) -> np.ndarray:
 
 
 class VectorLineGame:
-    """``num_envs`` Block/Draw episodes (rounds or whole matches) with automatic reset.
+    """``num_envs`` Block/Draw episodes with automatic reset, as ``dominoes_v0`` would play them.
 
-    ``options`` are those of ``rules.line.LineConfig`` (presets included). ``dealer`` replaces the
-    seeded shuffle, e.g. to replay fixed deals for duplicate evaluation or differential tests.
+    ``episode`` (``"round"`` or ``"match"``), ``reward`` (``"zero_sum"``, ``"points"``,
+    ``"win_loss"``) and ``options`` (those of ``rules.line.LineConfig``, presets included) mean what
+    they mean in ``envs.dominoes_v0.raw_env``, rewards included. ``dealer`` replaces the seeded
+    shuffle, e.g. to replay fixed deals for duplicate evaluation or differential tests.
     """
 
-    def __init__(self, num_envs: int, *, seed: int | None = None, dealer: Dealer | None = None, **options):
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        seed: int | None = None,
+        dealer: Dealer | None = None,
+        episode: str = "round",
+        reward: str = "zero_sum",
+        **options,
+    ):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        self.config = cfg = LineConfig(**options)
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be one of {EPISODES}, got {episode!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
+        target = options.pop("target_score", "preset")
+        if episode == "match" and target is None:
+            raise ValueError("a match episode needs a target_score")
+        self.config = cfg = LineConfig(**options, target_score=target if episode == "match" else None)
+        self.episode, self.reward = episode, reward
         ts = tile_set(cfg.max_pips)
         n, t = cfg.num_players, ts.num_tiles
         self.num_envs, self.num_players, self.num_actions = num_envs, n, 2 * t + 2
@@ -203,10 +223,9 @@ class VectorLineGame:
         points = np.where(winner >= 0, (pips * opponents).sum(axis=1) - own, 0)
         won = (side[None, :] == winner[:, None]) & (winner[:, None] >= 0)
         self.scores[games] += won * points[:, None]
-        rewards[games] = self._round_rewards(points, won)
-
         target = self.config.target_score
         over = np.ones(games.size, bool) if target is None else self.scores[games].max(axis=1) >= target
+        rewards[games] = self._rewards(points, won, over)
         done[games] = over
         if over.any():
             self._new_matches(games[over])
@@ -214,9 +233,16 @@ class VectorLineGame:
         if later.size:
             self._start_rounds(later, self._dealer(later), (self.leader[later] + 1) % self.num_players)
 
-    def _round_rewards(self, points: np.ndarray, won: np.ndarray) -> np.ndarray:
-        """Per-seat rewards for scored rounds: the single-game environment's formula."""
-        return np.where(won, points[:, None], 0).astype(np.float32)  # provisional, until dominoes_v0
+    def _rewards(self, points: np.ndarray, won: np.ndarray, over: np.ndarray) -> np.ndarray:
+        """``dominoes_v0``'s rewards, batched. Only the winning side scores, so its zero-sum
+        ``p_k - (sum_j p_j - p_k) / (K - 1)`` is ``p`` for the winners and ``-p / (K - 1)`` for the rest."""
+        value = points[:, None].astype(np.float64)
+        if self.reward == "points":
+            return np.where(won, value, 0.0).astype(np.float32)
+        if self.reward == "win_loss":
+            # In a match only the round winner can have reached the target, so it won the episode.
+            value = np.where(over & won.any(axis=1), 1.0, 0.0)[:, None]
+        return np.where(won, value, 0.0 - value / (self.config.num_sides - 1)).astype(np.float32)
 
     # ----- observation and mask --------------------------------------------------------------
     def _batch(self, rewards: np.ndarray, done: np.ndarray) -> Batch:
