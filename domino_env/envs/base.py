@@ -161,8 +161,10 @@ class DominoAECEnv(AECEnv):
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            legal = ", ".join(self.game.action_to_text(a) for a in self.game.legal_actions())
             raise IllegalActionError(
-                f"action must be an integer id in 0..{self.num_actions - 1}, got {action!r}"
+                f"action must be an integer id in 0..{self.num_actions - 1}, got {action!r}; "
+                f"legal moves: {legal}"
             )
         return int(action)
 
