@@ -1,0 +1,42 @@
+"""Train a policy by self-play.
+
+    scripts/train.py --config configs/block_2p.yaml [--set FIELD=VALUE ...] [--resume]
+
+Overrides use dotted field names and YAML values, e.g. ``--set ppo.lr=3e-4 --set seed=2
+--set game.options.num_players=3``; every field is listed with its meaning in ``training/config.py``.
+``--resume`` continues from ``<run_dir>/<name>/last.pt`` (a fresh run when there is none yet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from training.config import ConfigError, load_config
+from training.ppo import history_last, train
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--config", type=Path, help="YAML run config (defaults: training/config.py)")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="FIELD=VALUE",
+                        help="override a config field, e.g. ppo.lr=3e-4 (repeatable)")
+    parser.add_argument("--resume", action="store_true", help="continue from the run's last checkpoint")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar (logs, CI)")
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(args.config, args.overrides)
+    except ConfigError as err:
+        parser.error(str(err))
+    result = train(config, resume=args.resume, progress=not args.no_progress)
+    print(f"run {result.run_path}: {result.global_step} steps in {result.iteration} iterations; "
+          f"win rate vs random {history_last(result.history, 'eval_win_rate_vs_random'):.3f}; "
+          f"checkpoint {result.run_path / 'last.pt'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+from pathlib import Path
+
+import pytest
+
+from training.config import Config, ConfigError, from_dict, load_config
+
+CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_every_shipped_config_is_valid(path):
+    assert isinstance(load_config(path), Config)
+
+
+def test_shipped_configs_cover_the_issue():
+    assert {p.stem for p in CONFIGS} >= {"block_2p", "draw_3p", "block_4p_teams", "texas42", "smoke"}
+
+
+def test_overrides_reach_nested_fields_and_read_values_as_yaml(tmp_path):
+    path = tmp_path / "run.yaml"
+    path.write_text("ppo: {lr: 1.0e-3}\ngame: {options: {variant: block}}\n")
+    config = load_config(path, ["ppo.lr=3e-4", "network.hidden_sizes=[64, 32]",
+                                "game.options.num_players=3", "ppo.anneal_lr=false"])
+    assert config.ppo.lr == 3e-4  # "3e-4" is a string to PyYAML; float fields accept it
+    assert config.network.hidden_sizes == [64, 32]
+    assert config.game.options == {"variant": "block", "num_players": 3}
+    assert config.ppo.anneal_lr is False
+
+
+def test_round_trip_through_a_plain_dict():
+    config = load_config(CONFIGS[0])
+    assert from_dict(config.to_dict()) == config
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"ppo": {"lrr": 1e-3}}, r"unknown key 'ppo.lrr' \(did you mean ppo.lr\?\)"),
+        ({"bogus": 1}, "unknown key 'bogus'"),
+        ({"ppo": {"num_envs": 1.5}}, "ppo.num_envs: expected int, got float"),
+        ({"ppo": {"num_envs": True}}, "ppo.num_envs: expected int, got bool"),
+        ({"ppo": {"lr": "fast"}}, "ppo.lr: expected float, got str"),
+        ({"ppo": {"lr": 0}}, r"ppo.lr: must be > 0.0"),
+        ({"ppo": {"gamma": 1.5}}, r"ppo.gamma: must be <= 1.0"),
+        ({"ppo": {"num_envs": 0}}, r"ppo.num_envs: must be >= 1"),
+        ({"device": "tpu"}, r"device: must be one of \['auto', 'cpu', 'cuda'\]"),
+        ({"game": {"name": "chess"}}, "game.name: must be one of"),
+        ({"ppo": 3}, "ppo: expected a mapping"),
+        ({"network": {"hidden_sizes": [64, 0]}}, "network.hidden_sizes: expected a non-empty"),
+        ({"pool": {"scripted": ["greedy"]}}, "pool.scripted: unknown opponent 'greedy'"),
+        ({"pool": {"scripted": [], "max_snapshots": 0}}, "pool: no opponents"),
+    ],
+)
+def test_invalid_configs_fail_with_a_message_naming_the_field(data, message):
+    with pytest.raises(ConfigError, match=message):
+        from_dict(data)
+
+
+def test_malformed_override_is_refused():
+    with pytest.raises(ConfigError, match="expected section.field=value"):
+        load_config(None, ["ppo.lr"])
