@@ -4,7 +4,7 @@ Every engine follows docs/architecture.md ("Batched engines"): ``reset() -> Batc
 ``step(actions) -> Batch``; ``vector/line.py`` holds the line games (Texas 42 will sit beside it).
 """
 
-from domino_env.vector.batch import Batch
+from domino_env.vector.batch import Batch, sample_legal
 from domino_env.vector.line import VectorLineGame
 
-__all__ = ["Batch", "VectorLineGame"]
+__all__ = ["Batch", "VectorLineGame", "sample_legal"]

@@ -35,9 +35,25 @@ def _words(mask: int, num_words: int) -> np.ndarray:
     return np.array([(mask >> (64 * w)) & (2**64 - 1) for w in range(num_words)], dtype=np.uint64)
 
 
-def _unpack(words: np.ndarray, num_tiles: int) -> np.ndarray:
-    """``(..., W) uint64`` bit sets -> ``(..., num_tiles) uint8`` 0/1 per tile."""
-    return np.unpackbits(words.view(np.uint8), axis=-1, count=num_tiles, bitorder="little")
+def _unpack(words: np.ndarray, num_bits: int) -> np.ndarray:
+    """``(..., W) uint64`` bit sets -> ``(..., num_bits) uint8`` 0/1 per bit."""
+    return np.unpackbits(words.view(np.uint8), axis=-1, count=num_bits, bitorder="little")
+
+
+_INTERLEAVE = [(np.uint64(s), np.uint64(m)) for s, m in (
+    (16, 0x0000FFFF0000FFFF), (8, 0x00FF00FF00FF00FF), (4, 0x0F0F0F0F0F0F0F0F),
+    (2, 0x3333333333333333), (1, 0x5555555555555555),
+)]
+
+
+def _spread(tiles: np.ndarray) -> np.ndarray:
+    """Tile bit sets ``(B, W)`` -> action bit sets ``(B, 2W)`` with tile ``t`` at bit ``2t`` (side 0).
+
+    Each 32-bit half of a word is spread over a whole word by the usual bit interleave."""
+    x = np.stack([tiles & np.uint64(0xFFFFFFFF), tiles >> np.uint64(32)], axis=-1).reshape(tiles.shape[0], -1)
+    for shift, magic in _INTERLEAVE:
+        x = (x | (x << shift)) & magic
+    return x
 
 
 class VectorLineGame:
@@ -90,18 +106,14 @@ class VectorLineGame:
         self._low = np.array(ts.low + (0,), dtype=np.int64)
         self._high = np.array(ts.high + (0,), dtype=np.int64)
         self._pips = np.array(ts.pips, dtype=np.int64)
-        self._holds = np.array(
-            [[v in (ts.low[i], ts.high[i]) for v in range(cfg.max_pips + 1)] for i in range(t)], np.float32
-        )
         # Lead rank for "highest double, else heaviest tile (ties by the higher high end)".
         self._lead_rank = np.array(
             [ts.is_double(i) * 10**4 + ts.pips[i] * 100 + ts.high[i] for i in range(t)]
         )
         self._side = np.arange(n) % 2 if cfg.teams else np.arange(n)
-        v = self._n_numbers
-        self._void_rows = _unpack(np.arange(2**v, dtype=np.uint64)[:, None], v).astype(np.float32)
-        self._end_rows = np.vstack([np.eye(v, dtype=np.float32), np.zeros((1, v), np.float32)])
-        self._eye = np.eye(n, dtype=np.float32)
+        # _rotation[me, j] = (me + j) % n, the seat j places to the left of seat me.
+        self._rotation = (np.arange(n)[:, None] + np.arange(n)) % n
+        self._void_shifts = (np.arange(1, n, dtype=np.uint64) - np.uint64(1)) * np.uint64(cfg.max_pips + 1)
 
         b = num_envs
         self._ar = np.arange(b)
@@ -250,7 +262,7 @@ class VectorLineGame:
         return Batch(self.seat.copy(), self._observe(), self._mask.copy(), rewards, done)
 
     def _legal_mask(self) -> np.ndarray:
-        t, b = self._n_tiles, self.num_envs
+        t = self._n_tiles
         hand = self.hands[self._ar, self.seat]
         empty = self.empty[:, None]
         on_left = np.where(empty, hand, hand & self._suit_bits[self.left])
@@ -259,34 +271,46 @@ class VectorLineGame:
         can_draw = (self.ptr < self._stock_end) & ~self.empty  # the opening is always a tile
         if self._draw_when_stuck:
             can_draw &= ~playable
-        mask = np.empty((b, self.num_actions), bool)
-        sides = _unpack(np.stack([on_left, on_right], axis=1), t)  # (B, 2, T)
-        mask[:, : 2 * t] = sides.transpose(0, 2, 1).reshape(b, 2 * t)
-        mask[:, 2 * t] = can_draw
-        mask[:, 2 * t + 1] = ~playable & ~can_draw
-        return mask
+        words = _spread(on_left) | (_spread(on_right) << np.uint64(1))
+        word, bit = divmod(2 * t, 64)  # draw and pass share a word: 2T is even, so bit <= 62
+        words[:, word] |= (can_draw.astype(np.uint64) << np.uint64(bit)) | (
+            (~playable & ~can_draw).astype(np.uint64) << np.uint64(bit + 1)
+        )
+        return _unpack(words, self.num_actions).view(bool)
 
     def _observe(self) -> np.ndarray:
-        """The compact observation of the seat to act (``encoders.line_compact``), whole batch."""
+        """The compact observation of the seat to act (``encoders.line_compact``), whole batch.
+
+        Bit-set slots are unpacked in one go, one-hot slots are single scattered ones, and the voids
+        of all other seats are packed into one word (at most 3 x 13 bits) and unpacked."""
         cfg, lay = self.config, slot_slices(self.config)
-        t, n, b = self._n_tiles, self.num_players, self.num_envs
-        rel = self._ar[:, None] * n + (self.seat[:, None] + np.arange(n)) % n  # flat (game, seat)
+        t, n, b, v = self._n_tiles, self.num_players, self.num_envs, self._n_numbers
+        rel = self._ar[:, None] * n + self._rotation[self.seat]  # flat (game, relative seat)
         hands = self.hands.reshape(b * n, -1)
         mine = hands[rel[:, 0]]
         seen = mine | self.line
         if cfg.open_hands:
             seen = np.bitwise_or.reduce(self.hands, axis=1) | self.line
-        bits = _unpack(np.stack([mine, self.line, self._full & ~seen], axis=1), t)  # (B, 3, T)
-        obs = np.empty((b, self.obs_dim), np.float32)
-        obs[:, : 3 * t] = bits.reshape(b, 3 * t)
-        obs[:, lay["left_end"]] = self._end_rows[np.where(self.empty, self._n_numbers, self.left)]
-        obs[:, lay["right_end"]] = self._end_rows[np.where(self.empty, self._n_numbers, self.right)]
-        obs[:, lay["unseen"]] = (bits[:, 2].astype(np.float32) @ self._holds) / np.float32(self._n_numbers)
-        obs[:, lay["voids"]] = self._void_rows[self.voids.reshape(-1)[rel[:, 1:]]].reshape(b, -1)
+        unknown = self._full & ~seen
+        obs = np.zeros((b, self.obs_dim), np.float32)
+        obs[:, : 3 * t] = _unpack(np.stack([mine, self.line, unknown], axis=1), t).reshape(b, 3 * t)
+
+        row = self._ar * self.obs_dim
+        laid = ~self.empty
+        ones = [
+            (row + lay["left_end"].start + self.left)[laid],
+            (row + lay["right_end"].start + self.right)[laid],
+            row + lay["pass_streak"].start + self.streak,
+            row + lay["leader"].start + (self.leader - self.seat) % n,
+        ]
+        obs.reshape(-1)[np.concatenate(ones)] = 1
+
+        voids = self.voids.reshape(-1)[rel[:, 1:]].astype(np.uint64) << self._void_shifts
+        obs[:, lay["voids"]] = _unpack(np.bitwise_or.reduce(voids, axis=1)[:, None], (n - 1) * v)
+        unseen = np.bitwise_count(unknown[:, None, :] & self._suit_bits).sum(axis=2, dtype=np.int64)
+        obs[:, lay["unseen"]] = scaled(unseen, v)
         obs[:, lay["hand_sizes"]] = scaled(self.counts.reshape(-1)[rel], t)
         obs[:, lay["stock"]] = scaled(self._stock_end - self.ptr, t)[:, None]
-        obs[:, lay["pass_streak"]] = self._eye[self.streak]
-        obs[:, lay["leader"]] = self._eye[(self.leader - self.seat) % n]
         target = cfg.target_score or 1
         obs[:, lay["scores"]] = scaled(np.minimum(self.scores.reshape(-1)[rel], target), target)
         if cfg.open_hands:

@@ -17,7 +17,7 @@ import pytest
 from domino_env.encoders.line_compact import encode_compact, known_voids
 from domino_env.envs.dominoes_v0 import raw_env
 from domino_env.rules.line import LineConfig, LineGame, LineView
-from domino_env.vector import VectorLineGame
+from domino_env.vector import VectorLineGame, sample_legal
 
 # Every option of RULES.md 2.1 and of the environment (episode, reward) appears at least once.
 CONFIGS = [
@@ -80,7 +80,7 @@ class Lockstep:
         self.live[g] = True
 
     def step(self, rng: np.random.Generator) -> None:
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in self.batch.mask])
+        actions = sample_legal(self.batch.mask, rng)
         for env, a in zip(self.envs, actions, strict=True):
             env.step(int(a))
         self.live = [not env.game.is_terminal for env in self.envs]
@@ -175,3 +175,12 @@ def test_voids_from_passes_and_draws() -> None:
     # A later stuck draw replaces what was known: kept tiles may hold numbers other than the ends.
     history.append((1, draw, 0, 1))
     assert known_voids(_view(history, draw_policy="when_stuck"))[1] == 0b11
+
+
+def test_sample_legal_is_uniform_over_legal_actions() -> None:
+    rng = np.random.default_rng(0)
+    mask = np.zeros((30_000, 130), bool)
+    mask[:, [3, 64, 127, 129]] = True  # bits in three different 64-bit words
+    counts = np.bincount(sample_legal(mask, rng), minlength=130)
+    assert counts.sum() == counts[[3, 64, 127, 129]].sum()
+    assert np.all(np.abs(counts[[3, 64, 127, 129]] - 7_500) < 400)
