@@ -1,0 +1,161 @@
+"""Random-play throughput benchmarks; each section is a named function in ``SECTIONS``.
+
+    .venv/bin/python scripts/bench.py                 # every section
+    .venv/bin/python scripts/bench.py --only line     # one section
+    .venv/bin/python scripts/bench.py --seconds 5     # longer runs, steadier figures
+
+``line``: full random Block 2-player rounds through ``dominoes_v0.raw_env`` and ``env`` (observation
+and mask read at every step, as an agent would), the bare engine, and OpenSpiel's
+``python_block_dominoes`` stepped with ``observation_tensor()`` at each decision. Games per second
+is the comparable figure (OpenSpiel has no pass action and counts chance moves as steps).
+``texas42``: random Texas 42 through ``texas42_v0.raw_env`` and ``env`` (observation and mask each
+step), the bare engine, and ``raw_env`` with every option on playing whole games.
+Other games add a function to ``SECTIONS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+Result = tuple[int, int, float]  # games, agent steps, seconds
+
+
+def timed(play_one: Callable[[], int], seconds: float) -> Result:
+    """Run ``play_one`` (returns the decisions of one game) until ``seconds`` have passed."""
+    games = steps = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        steps += play_one()
+        games += 1
+    return games, steps, elapsed
+
+
+def aec_games(make_env: Callable, rng: np.random.Generator) -> Callable[[], int]:
+    env = make_env()
+    seeds = iter(range(10**9))
+
+    def play_one() -> int:
+        env.reset(seed=next(seeds))
+        steps = 0
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(len(legal))]))
+                steps += 1
+        return steps
+
+    return play_one
+
+
+def engine_games(rng: np.random.Generator) -> Callable[[], int]:
+    from domino_env.rules.line import LineConfig, LineGame
+
+    config = LineConfig(variant="block", num_players=2, target_score=None)
+
+    def play_one() -> int:
+        game = LineGame(config, rng)
+        steps = 0
+        while not game.is_terminal:
+            legal = game.legal_actions()
+            game.apply(legal[rng.integers(len(legal))])
+            steps += 1
+        return steps
+
+    return play_one
+
+
+def openspiel_games(rng: np.random.Generator) -> Callable[[], int]:
+    import open_spiel.python.games  # noqa: F401  (registers the python games)
+    import pyspiel
+
+    game = pyspiel.load_game("python_block_dominoes")
+
+    def play_one() -> int:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():  # the deal: uniform over the tiles left
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+                continue
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            steps += 1
+        return steps
+
+    return play_one
+
+
+def line_section(seconds: float) -> dict[str, Result]:
+    from domino_env import dominoes_v0
+
+    rng = np.random.default_rng(0)
+    runs = {
+        "raw_env (obs + mask each step)": aec_games(lambda: dominoes_v0.raw_env(variant="block"), rng),
+        "env (wrapped)": aec_games(lambda: dominoes_v0.env(variant="block"), rng),
+        "engine only (LineGame)": engine_games(rng),
+    }
+    try:
+        runs["OpenSpiel python_block_dominoes"] = openspiel_games(rng)
+    except ImportError:
+        print("open-spiel is not installed (pip install -e '.[bench]'): OpenSpiel row skipped")
+    return {name: timed(play, seconds) for name, play in runs.items()}
+
+
+def texas42_section(seconds: float) -> dict[str, Result]:
+    """Standard 42, one hand per episode, then every option on with whole games to 7 marks."""
+    from domino_env import texas42_v0
+    from domino_env.rules.texas42 import Texas42Config, Texas42Game
+
+    rng = np.random.default_rng(0)
+    every = {"nello": "low", "plunge": True, "sevens": True, "forced_bid": True, "episode": "game"}
+    config = Texas42Config()
+
+    def engine_hand() -> int:
+        game, steps = Texas42Game(config, rng), 0
+        while not game.is_terminal:
+            legal = game.legal_actions()
+            game.apply(legal[rng.integers(len(legal))])
+            steps += 1
+        return steps
+
+    runs = {
+        "raw_env (obs + mask each step)": aec_games(texas42_v0.raw_env, rng),
+        "env (wrapped)": aec_games(texas42_v0.env, rng),
+        "engine only (Texas42Game)": engine_hand,
+        "raw_env, every option, games": aec_games(lambda: texas42_v0.raw_env(**every), rng),
+    }
+    return {name: timed(play, seconds) for name, play in runs.items()}
+
+
+SECTIONS: dict[str, Callable[[float], dict[str, Result]]] = {"line": line_section, "texas42": texas42_section}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", choices=sorted(SECTIONS), action="append", help="sections to run")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per row")
+    args = parser.parse_args()
+    for name in args.only or SECTIONS:
+        results = SECTIONS[name](args.seconds)
+        print(f"\n## {name}: random play, {args.seconds:g} s per row")
+        print(f"{'runner':<36} {'games/s':>10} {'agent-steps/s':>14}")
+        for runner, (games, steps, elapsed) in results.items():
+            print(f"{runner:<36} {games / elapsed:>10.0f} {steps / elapsed:>14.0f}")
+        reference = results.get("OpenSpiel python_block_dominoes")
+        if reference:
+            ours = results["raw_env (obs + mask each step)"]
+            ratio = (ours[0] / ours[2]) / (reference[0] / reference[2])
+            print(f"raw_env / OpenSpiel games per second: {ratio:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
