@@ -30,18 +30,16 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     packed = np.zeros((b, -(-a // 64) * 8), np.uint8)
     packed[:, : -(-a // 8)] = np.packbits(mask, axis=1, bitorder="little")
     words = packed.view(np.uint64)
-    counts = np.bitwise_count(words).astype(np.int64)
-    r = (rng.random(b) * counts.sum(axis=1)).astype(np.int64)
-    base, word = np.zeros(b, np.int64), words[:, 0]
-    for w in range(1, words.shape[1]):
-        later = r >= counts[:, w - 1]
-        r -= later * counts[:, w - 1]
-        base += later * 64
-        word = np.where(later, words[:, w], word)
+    before = np.bitwise_count(words).cumsum(axis=1, dtype=np.int64)  # set bits up to each word
+    r = (rng.random(b) * before[:, -1]).astype(np.int64)
+    rows = np.arange(b)
+    w = (r[:, None] >= before).sum(axis=1)  # the word holding the r-th set bit
+    r -= np.where(w > 0, before[rows, w - 1], 0)
+    word = words[rows, w]
     pos = np.zeros(b, np.uint64)
     for width in (32, 16, 8, 4, 2, 1):
         below = np.bitwise_count((word >> pos) & np.uint64((1 << width) - 1)).astype(np.int64)
         above = r >= below
         r -= above * below
         pos += above.astype(np.uint64) * np.uint64(width)
-    return base + pos.astype(np.int64)
+    return 64 * w + pos.astype(np.int64)
