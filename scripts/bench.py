@@ -10,7 +10,9 @@ and mask read at every step, as an agent would), the bare engine, and OpenSpiel'
 is the comparable figure (OpenSpiel has no pass action and counts chance moves as steps).
 ``texas42``: random Texas 42 through ``texas42_v0.raw_env`` and ``env`` (observation and mask each
 step), the bare engine, and ``raw_env`` with every option on playing whole games.
-Other games add a function to ``SECTIONS``.
+``vector``: ``VectorLineGame`` stepping 4,096 games at once (random legal actions from the masks,
+the compact observation every step) for several line options, its ratio to OpenSpiel in the same
+run, and Block 2p throughput by batch size. Other games add a function to ``SECTIONS``.
 """
 
 from __future__ import annotations
@@ -136,7 +138,59 @@ def texas42_section(seconds: float) -> dict[str, Result]:
     return {name: timed(play, seconds) for name, play in runs.items()}
 
 
-SECTIONS: dict[str, Callable[[float], dict[str, Result]]] = {"line": line_section, "texas42": texas42_section}
+VECTOR_OPTIONS: dict[str, dict] = {
+    "Block 2p": {},
+    "Block 3p boardpan": {"num_players": 3, "preset": "boardpan"},
+    "Block 4p teams": {"num_players": 4, "teams": True},
+    "Draw 2p pagat": {"variant": "draw"},
+    "Draw 3p boardpan": {"variant": "draw", "num_players": 3, "preset": "boardpan"},
+    "Draw 4p teams boardpan": {"variant": "draw", "num_players": 4, "teams": True, "preset": "boardpan"},
+    "Block 2p match to 100": {"episode": "match"},
+    "Draw 2p open hands": {"variant": "draw", "open_hands": True},
+    "Draw 3p double-9": {"variant": "draw", "num_players": 3, "max_pips": 9},
+    "Draw 4p double-12": {"variant": "draw", "num_players": 4, "max_pips": 12},
+}
+
+
+def vector_run(options: dict, num_envs: int, seconds: float) -> Result:
+    """``VectorLineGame`` with random legal actions sampled from each step's masks."""
+    from domino_env.vector import VectorLineGame, sample_legal
+
+    rng = np.random.default_rng(0)
+    vec = VectorLineGame(num_envs, seed=0, **options)
+    batch = vec.reset()
+    games = steps = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        batch = vec.step(sample_legal(batch.mask, rng))
+        games += int(batch.done.sum())
+        steps += num_envs
+    return games, steps, elapsed
+
+
+def vector_section(seconds: float) -> dict[str, Result]:
+    """Batched line games (4,096 per batch) against OpenSpiel, then Block 2p by batch size."""
+    batch = 4096
+    results = {f"vector {name}": vector_run(opts, batch, seconds) for name, opts in VECTOR_OPTIONS.items()}
+    try:
+        reference = timed(openspiel_games(np.random.default_rng(0)), seconds)
+    except ImportError:
+        print("open-spiel is not installed (pip install -e '.[bench]'): no ratios")
+    else:
+        results["OpenSpiel python_block_dominoes (1 game)"] = reference
+        print(f"\nagent-steps/s against OpenSpiel python_block_dominoes, batches of {batch}:")
+        for name, (_games, steps, elapsed) in list(results.items())[:-1]:
+            print(f"  {name:<34} {steps / elapsed / (reference[1] / reference[2]):>8.0f}x")
+    print("\nBlock 2p by batch size (games | agent-steps/s):")
+    for size in (1, 16, 256, 1024, 4096, 16384, 65536):
+        _games, steps, elapsed = vector_run({}, size, max(seconds / 2, 4 * 65536 / 1e6))
+        print(f"  {size:>6} | {steps / elapsed:>10.0f}")
+    return results
+
+
+SECTIONS: dict[str, Callable[[float], dict[str, Result]]] = {
+    "line": line_section, "texas42": texas42_section, "vector": vector_section,
+}
 
 
 def main() -> None:
