@@ -23,28 +23,26 @@ class DefaultLineEncoder(Encoder):
 
     name = "default"
     game = "line"
+    _config: LineConfig | None = None  # the config of the last view, to skip hashing it each step
 
     def slots(self, config: LineConfig) -> tuple[Slot, ...]:
         return _slots(config)
 
     def encode(self, view: LineView) -> np.ndarray:
         cfg = view.config
-        at = _starts(cfg)
+        if cfg is not self._config:
+            self._config, self._at, self._size = cfg, _starts(cfg), _size(cfg)
+        at = self._at
         n, me = cfg.num_players, view.seat
         num_tiles = cfg.tiles.num_tiles
-        values = cfg.max_pips + 1
-        out = np.zeros(_size(cfg), dtype=np.float32)
-        hand = at["hand"]
-        for t in iter_bits(view.hand):
-            out[hand + t] = 1.0
+        numbers = cfg.max_pips + 1
+        ones = [at["hand"] + t for t in iter_bits(view.hand)]  # entries set to 1, filled in one go
         line = at["line_by_seat"]
-        for t, seat, _side in view.line:
-            out[line + ((seat - me) % n) * num_tiles + t] = 1.0
+        ones += [line + ((seat - me) % n) * num_tiles + t for t, seat, _side in view.line]
         if view.left_end >= 0:
-            out[at["left_end"] + view.left_end] = 1.0
-            out[at["right_end"] + view.right_end] = 1.0
+            ones += (at["left_end"] + view.left_end, at["right_end"] + view.right_end)
         else:
-            out[at["empty_table"]] = 1.0
+            ones.append(at["empty_table"])
         draws = [0] * n
         passed = at["passed_on"]
         draw_action = 2 * num_tiles
@@ -53,29 +51,27 @@ class DefaultLineEncoder(Encoder):
             if action == draw_action:
                 draws[r] += 1
             elif action == draw_action + 1:
-                out[passed + r * values + left] = 1.0
-                out[passed + r * values + right] = 1.0
-        target = cfg.target_score or cfg.tiles.total_pips
-        for seat in range(n):
-            r = (seat - me) % n
-            out[at["hand_sizes"] + r] = view.hand_sizes[seat] / num_tiles
-            out[at["draws"] + r] = min(draws[r] / num_tiles, 1.0)
-            out[at["scores"] + r] = min(view.scores[seat] / target, 1.0)
-        out[at["stock"]] = view.drawable / num_tiles
-        out[at["stock"] + 1] = view.stock_size / num_tiles
-        out[at["out_of_play"]] = view.out_of_play / num_tiles
-        out[at["passes_in_row"] + view.passes_in_row] = 1.0
+                ones += (passed + r * numbers + left, passed + r * numbers + right)
+        ones.append(at["passes_in_row"] + view.passes_in_row)
         if view.current_player is not None:
-            out[at["to_act"] + (view.current_player - me) % n] = 1.0
-        out[at["leader"] + (view.leader - me) % n] = 1.0
-        out[at["seat"] + me] = 1.0
+            ones.append(at["to_act"] + (view.current_player - me) % n)
+        ones += (at["leader"] + (view.leader - me) % n, at["seat"] + me)
         if view.team is not None:
-            out[at["team"] + view.team] = 1.0
+            ones.append(at["team"] + view.team)
         if view.hands is not None:
             for seat, h in enumerate(view.hands):
                 base = at["all_hands"] + ((seat - me) % n) * num_tiles
-                for t in iter_bits(h):
-                    out[base + t] = 1.0
+                ones += [base + t for t in iter_bits(h)]
+        target = cfg.target_score or cfg.tiles.total_pips
+        index = ones + [at["hand_sizes"] + r for r in range(n)] + [at["draws"] + r for r in range(n)]
+        index += [at["scores"] + r for r in range(n)] + [at["stock"], at["stock"] + 1, at["stock"] + 2]
+        order = [(me + r) % n for r in range(n)]  # the seat at each relative position
+        values = [1.0] * len(ones) + [view.hand_sizes[s] / num_tiles for s in order]
+        values += [min(d / num_tiles, 1.0) for d in draws]
+        values += [min(view.scores[s] / target, 1.0) for s in order]
+        values += (view.drawable / num_tiles, view.stock_size / num_tiles, view.out_of_play / num_tiles)
+        out = np.zeros(self._size, dtype=np.float32)
+        out[index] = values  # one numpy call: per-entry assignment dominates the cost otherwise
         return out
 
 
@@ -89,8 +85,7 @@ def _slots(cfg: LineConfig) -> tuple[Slot, ...]:
         ("right_end", values, "one-hot number of the right open end (zeros on an empty table)"),
         ("empty_table", 1, "1 before the opening tile of the round"),
         ("hand_sizes", n, "tiles held by relative seat r / T"),
-        ("stock", 2, "drawable stock / T, whole stock (with the reserve) / T; 0 in Block"),
-        ("out_of_play", 1, "tiles out of play this round / T"),
+        ("stock", 3, "drawable stock / T, whole stock (with the reserve) / T, tiles out of play / T"),
         ("draws", n, "tiles drawn this round by relative seat r / T"),
         ("passed_on", n * values, "block r, entry v: relative seat r passed this round with v an open end"),
         ("passes_in_row", n, "one-hot count of passes since the last tile played (0..n-1)"),

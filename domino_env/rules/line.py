@@ -202,6 +202,7 @@ class LineGame:
         "config", "tiles", "num_players", "num_actions", "draw_action", "pass_action", "rng",
         "hands", "stock", "out_of_play", "left", "right", "line", "current", "leader", "passes",
         "history", "scores", "results", "round_index", "_terminal", "_deal", "_actions", "_round_start",
+        "_mask",
     )
 
     def __init__(self, config: LineConfig, rng: np.random.Generator, deal: Mapping[str, Any] | None = None):
@@ -299,6 +300,7 @@ class LineGame:
         self.line: list[tuple[int, int, int]] = []
         self.history: list[tuple[int, int, int, int]] = []
         self.passes = 0
+        self._mask = -1
         self._deal = {"hands": [list(h) for h in hands], "stock": list(self.stock), "leader": leader}
         self._actions: list[int] = []
         self._round_start = (list(self.scores), len(self.results))
@@ -337,8 +339,10 @@ class LineGame:
         return mask
 
     def legal_mask(self) -> int:
-        """Bit set over action ids for the seat to act (0 once the match is over)."""
-        return 0 if self._terminal else self._legal(self.current)
+        """Bit set over action ids for the seat to act (0 once the match is over); cached per move."""
+        if self._mask < 0:
+            self._mask = 0 if self._terminal else self._legal(self.current)
+        return self._mask
 
     def legal_actions(self) -> list[int]:
         return list(iter_bits(self.legal_mask()))
@@ -356,6 +360,7 @@ class LineGame:
             raise IllegalActionError(self._illegal_message(action, seat))
         action = int(action)
         s = self.current
+        self._mask = -1
         self.history.append((s, action, self.left, self.right))
         self._actions.append(action)
         if action == self.draw_action:
@@ -547,7 +552,9 @@ class LineGame:
         new = copy.copy(self)
         for name in ("hands", "stock", "line", "history", "scores", "results", "_actions"):
             setattr(new, name, list(getattr(self, name)))
-        new.rng = copy.deepcopy(self.rng)
+        bit_generator = type(self.rng.bit_generator)()
+        bit_generator.state = self.rng.bit_generator.state  # much cheaper than deepcopy
+        new.rng = np.random.Generator(bit_generator)
         return new
 
     def to_json(self) -> str:
