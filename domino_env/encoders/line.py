@@ -109,3 +109,7 @@ def _starts(cfg: LineConfig) -> dict[str, int]:
 def _size(cfg: LineConfig) -> int:
     last = _slots(cfg)[-1]
     return last.start + last.length
+
+
+# The registry imports this module for game "line"; importing the other line encoders registers them.
+from domino_env.encoders import line_compact  # noqa: E402, F401
