@@ -1,4 +1,5 @@
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -7,9 +8,11 @@ from fake_game import HighCardGame, high_card_factory
 
 from training.agent import PolicyAgent
 from training.checkpoints import CHECKPOINT_NAME, load_checkpoint
-from training.config import from_dict
+from training.config import from_dict, load_config
 from training.evaluate import win_rate_vs_random
 from training.ppo import train
+
+SMOKE = Path(__file__).resolve().parents[2] / "configs" / "smoke.yaml"
 
 
 def test_tiny_run_learns_to_beat_random(tiny_config):
@@ -79,3 +82,11 @@ def test_block_2p_end_to_end(tmp_path, backend):
     assert all(0.0 <= h["eval_win_rate_vs_random"] <= 1.0 for h in result.history)
     agent = PolicyAgent.from_checkpoint(result.run_path / CHECKPOINT_NAME)
     assert agent.model.num_actions == 58
+
+
+def test_smoke_config_beats_random_in_block_2p(tmp_path):
+    """configs/smoke.yaml (40,960 steps, 4-30 s on the 2-core machine) on the real engine: an
+    untrained network scores 0.48-0.52 against random over 2,048 rounds; after training about 0.59."""
+    config = load_config(SMOKE, [f"run_dir={tmp_path}", "eval_games=2048"])
+    result = train(config, progress=False)
+    assert result.history[-1]["eval_win_rate_vs_random"] > 0.56  # ~4 standard errors above 0.52
