@@ -156,3 +156,7 @@ class DefaultTexas42Encoder(Encoder):
             min(view.marks[theirs], target) / target,
         )
         return out
+
+
+# The registry imports this module for game "texas42"; importing the other 42 encoders registers them.
+from domino_env.encoders import texas42_compact  # noqa: E402, F401

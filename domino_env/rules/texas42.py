@@ -168,6 +168,20 @@ _SEVENS_MASKS = tuple(sum(1 << t for t in range(NUM_TILES) if _SEVENS_DIST[t] ==
 _SEVENS_POWER = tuple(10 - d for d in _SEVENS_DIST)
 
 
+def declared_scheme(action: int, config: Texas42Config) -> Scheme:
+    """The scheme a declaration action puts in force under ``config`` (shared with the batched
+    engine). Sevens ranks by pips instead; its scheme only names the suits (numbers, no trump)."""
+    if action < TRUMP_DOUBLES:
+        return _SUIT_SCHEMES[action - TRUMP]
+    if action == TRUMP_DOUBLES:
+        return _DOUBLES_SCHEME
+    if action == TRUMP_FOLLOWME:
+        return _NO_TRUMP_SCHEMES[config.follow_me_doubles]
+    if action == NELLO:
+        return _NO_TRUMP_SCHEMES[config.nello or "high"]  # "high" only for tables built with Nello off
+    return _NO_TRUMP_SCHEMES["high"]
+
+
 @dataclass(frozen=True)
 class Texas42Config:
     """Rule options (RULES.md 3.1). Build with ``Texas42Config.make(preset, **options)``."""
@@ -465,18 +479,9 @@ class Texas42Game:
 
     def _declare(self, action: int) -> None:
         self.declaration = action
-        cfg = self.config
-        if action < TRUMP_DOUBLES:
-            self.scheme = _SUIT_SCHEMES[action - TRUMP]
-        elif action == TRUMP_DOUBLES:
-            self.scheme = _DOUBLES_SCHEME
-        elif action == TRUMP_FOLLOWME:
-            self.scheme = _NO_TRUMP_SCHEMES[cfg.follow_me_doubles]
-        elif action == NELLO:
-            self.scheme = _NO_TRUMP_SCHEMES[cfg.nello]
+        self.scheme = declared_scheme(action, self.config)
+        if action == NELLO:
             self.sitting_out = (self.bidder + 2) % self.num_players
-        else:
-            self.scheme = _NO_TRUMP_SCHEMES["high"]  # unused by Sevens' own ranking
         self.phase = PLAY_PHASE
         self.to_act = self.declarer
 
