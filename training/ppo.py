@@ -121,9 +121,12 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
     start_time, start_step = time.time(), global_step
     bar = tqdm(total=num_iterations * steps_per_iteration, initial=global_step, unit="step",
                disable=not progress, dynamic_ncols=True)
-    while iteration < num_iterations:
-        if config.time_budget_s and elapsed_before + time.time() - start_time >= config.time_budget_s:
-            break
+
+    def out_of_time() -> bool:
+        budget = config.time_budget_s
+        return bool(budget) and elapsed_before + time.time() - start_time >= budget
+
+    while iteration < num_iterations and not out_of_time():
         rng, game_seed, torch_seed = iteration_seeds(config.seed, iteration)
         generator = torch.Generator(device=device).manual_seed(torch_seed)
         if hp.anneal_lr:
@@ -234,7 +237,7 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
         record = {"iteration": iteration, "global_step": global_step}
         if scores:
             record["win_rate"] = float(np.mean(scores))
-        if iteration % config.eval_interval == 0 or iteration == num_iterations:
+        if iteration % config.eval_interval == 0 or iteration == num_iterations or out_of_time():
             record.update(periodic_evaluation(agent, make_game, sides, config.eval_games, torch_seed, device))
         history.append(record)
 
