@@ -580,13 +580,18 @@ class Texas42Game:
             )
         return _TEXT_ACTION[words]
 
-    def render_text(self) -> str:
-        """A plain-text picture of the whole state (every hand shown: for people and logs)."""
+    def render_text(self, seat: int | None = None) -> str:
+        """A plain-text picture of the state: every hand (for logs), or with ``seat`` only what that
+        seat may see (the other hands as tile counts, unless ``open_hands``)."""
         team_marks = f"marks: team 0 (seats 0+2) {self.marks[0]}, team 1 (seats 1+3) {self.marks[1]}"
         lines = [f"Texas 42 ({self.config.preset}) - {team_marks} - shaker: seat {self.shaker}"]
         for s in range(self.num_players):
             note = " (sits out)" if s == self.sitting_out else ""
-            lines.append(f"  seat {s}: {' '.join(TILES.names(self.hands[s])) or '-'}{note}")
+            if seat is None or s == seat or self.config.open_hands:
+                shown = " ".join(TILES.names(self.hands[s])) or "-"
+            else:
+                shown = f"{self.hands[s].bit_count()} tiles"
+            lines.append(f"  seat {s}: {shown}{note}")
         bids = ", ".join(f"{s}: {ACTION_TEXT[b]}" for s, b in enumerate(self.bids) if b >= 0)
         lines.append(f"bids: {bids or '-'}")
         if self.declaration >= 0:
