@@ -1,0 +1,329 @@
+"""Deals consistent with what one seat knows: determinization for search bots and the leak tests.
+
+``sample_consistent_deal(view, rng)`` deals every tile the seat cannot see (other hands, the stock,
+the tiles out of play) at random, keeping everything its view proves: hand sizes, the line or the
+tricks, and these constraints on the other hands:
+
+Line games (RULES.md 2)
+  - A **pass** on ends ``a, b`` proves the hand then held no ``a`` and no ``b``.
+  - A **draw** under ``draw_policy="when_stuck"`` proves the same of the hand before the draw; under
+    ``"any"`` it proves nothing.  Because drawn tiles join the hand later, each constraint binds only
+    the tiles already held at that moment.  The sampler therefore also assigns every seat's tiles to
+    the moments they were dealt or drawn (an earliest-deadline matching) and rejects a deal when no
+    such history exists.  Under ``"any"`` a seat passes only once the drawable stock is empty, so
+    every pass binds the whole current hand and no deal is ever rejected.
+  - Round 0 with ``first_leader="highest_double"`` in **Block**: the leader was dealt the
+    top-ranked tile (highest double, else heaviest) of all hands dealt.
+Texas 42 (RULES.md 3)
+  - A failure to follow suit ``v`` proves the hand holds no tile that follows ``v`` under the
+    contract's scheme (a tile holding trump follows trump only).
+  - Under **Sevens** every play was the tile nearest to 7 in the hand, so the hand keeps no tile
+    nearer to 7 than the farthest tile the seat has played.
+  - A **Plunge** bidder was dealt at least four doubles.
+  - Bids otherwise constrain nothing, and the Nello partner's face-down hand is just a hidden hand.
+
+**Distribution.** Tiles are allocated by exact counting (a dynamic programme over tiles and the
+room left in each hand), so the allocation of the *current* hidden tiles is uniform over those
+satisfying the per-tile constraints and the doubles count; the history and first-leader checks
+are applied by rejection, which keeps it uniform.  The stock order is a uniform shuffle.  This is
+uniform over consistent deals in Block, in Texas 42 and in Draw with ``draw_policy="any"``: there a
+round-start deal is fixed by the current allocation up to choices whose number does not depend on
+it.  Known bias, Draw with ``draw_policy="when_stuck"``: allocations are uniform among those with at
+least one consistent history, not weighted by the number of such histories (which tiles were drawn
+when).  Also not used in Draw: the first leader's highest double (the tiles it was dealt, as opposed
+to drawn, are not public), so deals where another seat was dealt a higher double are not excluded.
+The sampler assumes the deal was random; a round set up by ``reset(options={"deal": ...})`` with
+its own leader may not satisfy the first-leader rule.
+
+``rebuild(view, deal, rng)`` replays the view's public history on a sampled deal and returns the
+engine at the same position; ``determinize(view, rng)`` does both.  Nothing here imports an RL library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from domino_env.rules import texas42 as t42
+from domino_env.rules.line import LineGame, LineView
+from domino_env.rules.texas42 import Texas42Game, Texas42View
+from domino_env.tiles import TileSet, iter_bits
+
+MAX_TRIES = 10_000  # rejection rounds before giving up: real views are accepted within a few
+PLUNGE_DOUBLES = 4  # RULES.md 3.6: a Plunge bidder holds at least four doubles
+_SEVENS_DISTANCE = tuple(abs(p - 7) for p in t42.TILES.pips)  # Sevens forces the tile nearest to 7
+
+Deal = dict[str, Any]
+
+
+def sample_consistent_deal(view: LineView | Texas42View, rng: np.random.Generator) -> Deal:
+    """A random round-start deal consistent with ``view``, in the form ``reset(options={"deal": ...})``
+    takes: line games ``{"hands", "stock", "leader"}``, Texas 42 ``{"hands", "shaker"}`` (tile ids).
+
+    Replaying the view's public history on it (``rebuild``) reproduces the view exactly; the
+    distribution is described in the module docstring. A view of a finished episode is refused:
+    its scores already count the hidden hands, which the end of a round makes public.
+    """
+    if _is_over(view):
+        raise ValueError("the episode is over: its scores depend on the hands, nothing is left to sample")
+    if isinstance(view, LineView):
+        return _sample_line(view, rng)
+    if isinstance(view, Texas42View):
+        return _sample_texas42(view, rng)
+    raise TypeError(f"no deal sampler for {type(view).__name__}")
+
+
+def rebuild(view: LineView | Texas42View, deal: Deal, rng: np.random.Generator) -> LineGame | Texas42Game:
+    """The engine at ``view``'s position on ``deal``: the public history replayed; ``rng`` deals later rounds.
+
+    Scores (line) and marks (42) are carried over; past rounds' results are not in a view, so the
+    engine's ``results`` list starts empty.
+    """
+    if isinstance(view, LineView):
+        game = LineGame(view.config, rng, deal=deal)
+        game.scores, game.round_index = list(view.scores), view.round_index
+        for _seat, action, _left, _right in view.history:
+            game.apply(action)
+        return game
+    if isinstance(view, Texas42View):
+        game = Texas42Game(view.config, rng, deal=deal)
+        game.marks = list(view.marks)
+        for action in texas42_moves(view):
+            game.apply(action)
+        return game
+    raise TypeError(f"cannot rebuild a game from {type(view).__name__}")
+
+
+def _is_over(view: LineView | Texas42View) -> bool:
+    return view.current_player is None if isinstance(view, LineView) else view.to_act < 0
+
+
+def determinize(view: LineView | Texas42View, rng: np.random.Generator) -> LineGame | Texas42Game:
+    """A full-information engine drawn from the seat's beliefs: ``rebuild(view, sample(view))``."""
+    return rebuild(view, sample_consistent_deal(view, rng), rng)
+
+
+def texas42_moves(view: Texas42View) -> list[int]:
+    """The action ids of the current hand so far, in order, from the public record of ``view``."""
+    order = [(view.shaker + 1 + i) % view.config.num_players for i in range(view.config.num_players)]
+    moves = [view.bids[s] for s in order if view.bids[s] >= 0]
+    if view.declaration >= 0:
+        moves.append(view.declaration)
+    for trick in (*view.tricks, view.trick):
+        moves += [t42.PLAY + tile for _seat, tile in trick]
+    return moves
+
+
+# ----- exact uniform allocation ------------------------------------------------------------------
+def uniform_allocation(
+    allowed: Sequence[int],
+    room: Sequence[int],
+    rng: np.random.Generator,
+    at_least: tuple[int, int, int] | None = None,
+) -> list[int]:
+    """Bin of each item, uniform over the assignments where item ``i`` goes to a bin in bit set
+    ``allowed[i]``, bin ``b`` receives exactly ``room[b]`` items and, with ``at_least=(b, items, k)``,
+    bin ``b`` receives at least ``k`` of the items in bit set ``items``.
+
+    Counts completions by dynamic programming, then draws item by item with probability proportional
+    to the completions each choice leaves. Raises ``ValueError`` when no assignment exists.
+    """
+    n = len(allowed)
+    k_bin, k_items, need = at_least if at_least is not None else (-1, 0, 0)
+    memo: dict[tuple[int, tuple[int, ...], int], int] = {}
+
+    def step(i: int, left: tuple[int, ...], got: int, b: int) -> tuple[tuple[int, ...], int]:
+        after = left[:b] + (left[b] - 1,) + left[b + 1:]
+        return after, min(need, got + (b == k_bin and k_items >> i & 1))
+
+    def ways(i: int, left: tuple[int, ...], got: int) -> int:
+        if i == n:
+            return int(got >= need)
+        key = (i, left, got)
+        if key not in memo:
+            memo[key] = sum(ways(i + 1, *step(i, left, got, b)) for b in iter_bits(allowed[i]) if left[b])
+        return memo[key]
+
+    left, got = tuple(room), 0
+    if sum(left) != n or ways(0, left, got) == 0:
+        raise ValueError("no deal satisfies the constraints of this view")
+    bins = []
+    for i in range(n):
+        choices = [(b, *step(i, left, got, b)) for b in iter_bits(allowed[i]) if left[b]]
+        weights = [ways(i + 1, after, g) for _b, after, g in choices]
+        pick = int(rng.integers(sum(weights)))
+        for (b, after, g), w in zip(choices, weights, strict=True):
+            if pick < w:
+                bins.append(b)
+                left, got = after, g
+                break
+            pick -= w
+    return bins
+
+
+def _allocate(
+    hidden: int, hands: list[int], room: list[int], banned: list[int], rng: np.random.Generator,
+    at_least: tuple[int, int, int] | None = None,
+) -> list[int]:
+    """Add the tiles of ``hidden`` to ``hands`` (bins ``0..n-1``, seat ``s`` taking ``room[s]``) and
+    return the leftover bin's tiles as a list in random order; tile ``t`` never goes to a seat whose
+    ``banned`` set holds it. ``at_least`` is ``(seat, tile set, count)``."""
+    tiles = list(iter_bits(hidden))
+    rest = len(hands)
+    allowed = [(1 << rest) | sum(1 << s for s in range(rest) if not banned[s] >> t & 1) for t in tiles]
+    if at_least is not None:  # re-index the tile set over the hidden tiles
+        seat, mask, k = at_least
+        at_least = (seat, sum(1 << i for i, t in enumerate(tiles) if mask >> t & 1), k)
+    bins = uniform_allocation(allowed, [*room, len(tiles) - sum(room)], rng, at_least)
+    leftover = []
+    for t, b in zip(tiles, bins, strict=True):
+        if b == rest:
+            leftover.append(t)
+        else:
+            hands[b] |= 1 << t
+    return [leftover[i] for i in rng.permutation(len(leftover))]
+
+
+# ----- line games --------------------------------------------------------------------------------
+class _SeatHistory:
+    """One seat's round so far: when it drew, what each pass or stuck draw proves, when it played."""
+
+    def __init__(self) -> None:
+        self.draws: list[int] = []  # history indices of its draws
+        self.constraints: list[tuple[int, int]] = []  # (index, tiles it could not hold then)
+        self.plays: dict[int, int] = {}  # tile -> history index
+
+    def banned_now(self) -> int:
+        """Tiles its current hand cannot hold: constraints after its last draw bind every tile held."""
+        last = self.draws[-1] if self.draws else -1
+        banned = 0
+        for index, tiles in self.constraints:
+            if index > last:
+                banned |= tiles
+        return banned
+
+    def dealt_and_drawn(self, hand: int, initial: int) -> tuple[list[int], list[int]] | None:
+        """Its round-start hand and the tile of each draw, or ``None`` if no history fits ``hand``.
+
+        A constraint at history index ``i`` binds the tiles that arrived before ``i`` (dealt: -1) and
+        are still held, so a tile arrives no earlier than its last blocking constraint (a draw there
+        brings the tile after the check) and, if played, before its play. Slots are filled in
+        time order with the released tile of earliest deadline, which finds a matching when one exists.
+        """
+        never = 1 << 62
+        tiles = [(t, never) for t in iter_bits(hand)] + list(self.plays.items())
+        release = {  # the last constraint it fits while it could be held: it arrives there or later
+            t: max((i for i, banned in self.constraints if i < deadline and banned >> t & 1), default=-1)
+            for t, deadline in tiles
+        }
+        slots = [-1] * initial + self.draws
+        pending = sorted(tiles, key=lambda item: release[item[0]])
+        ready: list[tuple[int, int]] = []
+        filled = []
+        for when in slots:
+            while pending and release[pending[0][0]] <= when:
+                ready.append(pending.pop(0))
+            if not ready:
+                return None
+            ready.sort(key=lambda item: item[1])
+            t, deadline = ready.pop(0)
+            if deadline <= when:
+                return None
+            filled.append(t)
+        return filled[:initial], filled[initial:]
+
+
+def _line_histories(view: LineView) -> list[_SeatHistory]:
+    cfg, ts = view.config, view.config.tiles
+    draw_action = 2 * ts.num_tiles
+    seats = [_SeatHistory() for _ in range(cfg.num_players)]
+    for index, (seat, action, left, right) in enumerate(view.history):
+        ends = ts.suit_mask[left] | ts.suit_mask[right] if left >= 0 else 0
+        if action == draw_action:
+            seats[seat].draws.append(index)
+            if cfg.draw_policy == "when_stuck":
+                seats[seat].constraints.append((index, ends))
+        elif action == draw_action + 1:
+            seats[seat].constraints.append((index, ends))
+        else:
+            seats[seat].plays[action >> 1] = index
+    return seats
+
+
+def _leader_rank(ts: TileSet, t: int) -> tuple[bool, int, int]:
+    """The first-leader order of RULES.md 2.1 (``LineGame._first_leader``): doubles, pips, high end."""
+    return ts.low[t] == ts.high[t], ts.pips[t], ts.high[t]
+
+
+def _sample_line(view: LineView, rng: np.random.Generator) -> Deal:
+    cfg, ts, n = view.config, view.config.tiles, view.config.num_players
+    histories = _line_histories(view)
+    on_line = sum(1 << t for t, _seat, _side in view.line)
+    known = [view.hand if s == view.seat else 0 for s in range(n)] if view.hands is None else list(view.hands)
+    hidden = ts.full_mask & ~on_line & ~sum(known)
+    room = [view.hand_sizes[s] - known[s].bit_count() for s in range(n)]
+    banned = [h.banned_now() for h in histories]
+    check_leader = view.round_index == 0 and cfg.first_leader == "highest_double" and cfg.variant == "block"
+    for _ in range(MAX_TRIES):
+        hands = list(known)
+        rest = _allocate(hidden, hands, room, banned, rng)
+        starts = []
+        for seat, history in enumerate(histories):
+            initial = view.hand_sizes[seat] + len(history.plays) - len(history.draws)
+            start = history.dealt_and_drawn(hands[seat], initial)
+            if start is None:
+                break
+            starts.append(start)
+        else:
+            if check_leader and not _leader_holds_top(ts, [hands[s] | _played(view, s) for s in range(n)],
+                                                      view.leader):
+                continue
+            stock = _draw_order(view, [drawn for _dealt, drawn in starts]) + rest
+            return {"hands": [dealt for dealt, _drawn in starts],
+                    "stock": stock if cfg.variant == "draw" else [], "leader": view.leader}
+    raise RuntimeError(f"no consistent deal found in {MAX_TRIES} tries")
+
+
+def _played(view: LineView, seat: int) -> int:
+    return sum(1 << t for t, s, _side in view.line if s == seat)
+
+
+def _leader_holds_top(ts: TileSet, dealt: list[int], leader: int) -> bool:
+    top = max(iter_bits(sum(dealt)), key=lambda t: _leader_rank(ts, t))
+    return bool(dealt[leader] >> top & 1)
+
+
+def _draw_order(view: LineView, drawn: list[list[int]]) -> list[int]:
+    """The front of the stock: each seat's drawn tiles in the order the draws happened."""
+    draw_action = 2 * view.config.tiles.num_tiles
+    queues = [iter(tiles) for tiles in drawn]
+    return [next(queues[seat]) for seat, action, _l, _r in view.history if action == draw_action]
+
+
+# ----- Texas 42 ----------------------------------------------------------------------------------
+def _sample_texas42(view: Texas42View, rng: np.random.Generator) -> Deal:
+    n, ts = view.config.num_players, t42.TILES
+    known = [view.hand if s == view.seat else 0 for s in range(n)] if view.hands is None else list(view.hands)
+    hidden = ts.full_mask & ~sum(known) & ~sum(view.played_by)
+    room = [view.hand_sizes[s] - known[s].bit_count() for s in range(n)]
+    banned = [0] * n
+    if view.declaration == t42.SEVENS:
+        for s in range(n):
+            farthest = max((_SEVENS_DISTANCE[t] for t in iter_bits(view.played_by[s])), default=0)
+            banned[s] = sum(1 << t for t, d in enumerate(_SEVENS_DISTANCE) if d < farthest)
+    elif view.declaration >= 0:
+        scheme = t42.declared_scheme(view.declaration, view.config)
+        for s in range(n):
+            for suit in iter_bits(view.voids[s]):
+                banned[s] |= scheme.follow[suit]
+    at_least = None  # a Plunge bidder (even one outbid since) was dealt four doubles or more
+    plunger = next((s for s, b in enumerate(view.bids) if b >= t42.BID_PLUNGE), view.seat)
+    if plunger != view.seat:
+        dealt_doubles = (view.played_by[plunger] & ts.doubles_mask).bit_count()
+        at_least = (plunger, ts.doubles_mask, max(0, PLUNGE_DOUBLES - dealt_doubles))
+    hands = list(known)
+    _allocate(hidden, hands, room, banned, rng, at_least)
+    return {"hands": [list(iter_bits(h | p)) for h, p in zip(hands, view.played_by, strict=True)],
+            "shaker": view.shaker}
