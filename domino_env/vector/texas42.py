@@ -1,0 +1,375 @@
+"""Batched Texas 42: ``num_envs`` independent games stepped in lockstep with numpy.
+
+Every hand, void set, legal-action set and played set is one ``int64`` bit set (28 tiles; the 63
+action ids also fit one word), so a step is a fixed sequence of whole-array operations: bids,
+declarations and plays each take the games in their phase, and only the games that finish a trick
+or a hand take a further, smaller pass. The rules come from ``rules.texas42``: the per-declaration
+schemes (``declared_scheme``: the suit each tile leads, the tiles following each suit, the power
+of each tile per suit led) become arrays indexed by the declaration, the bid tables become arrays
+indexed by the highest bid's action id. Sevens is one more scheme whose power is the pip distance
+to 7 (its legal set is the closest tiles). Results equal ``texas42_v0.raw_env`` with the compact
+encoder step by step (``tests/vector/test_texas42_vector_vs_reference.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from domino_env.encoders.line_compact import scaled
+from domino_env.encoders.texas42_compact import SEATS, compact_slots, slot_slices, suits_in_force
+from domino_env.envs.texas42_v0 import REWARDS
+from domino_env.rules.texas42 import (
+    _BIDS_OVER,
+    _PLUNGES_OVER,
+    _SEVENS_MASKS,
+    _SEVENS_POWER,
+    BID,
+    BID_MARKS,
+    BID_PLUNGE,
+    COUNT,
+    DECLARE,
+    HAND_SIZE,
+    NELLO,
+    NUM_ACTIONS,
+    NUM_BID_ACTIONS,
+    NUM_SUITS,
+    NUM_TILES,
+    PASS,
+    PLAY,
+    PLAY_PHASE,
+    POINTS_PER_HAND,
+    SEVENS,
+    TILES,
+    TRUMP,
+    TRUMP_FOLLOWME,
+    Texas42Config,
+    _bid_value,
+    bid_marks,
+    declared_scheme,
+)
+from domino_env.vector.batch import Batch
+from domino_env.vector.line import Dealer
+
+NO_DECLARATION = PLAY - TRUMP  # scheme row used before the declaration (suits are the numbers)
+_SEVENS_ROW = SEVENS - TRUMP
+_BID_IDS = np.arange(NUM_BID_ACTIONS)
+
+
+def _unpack(words: np.ndarray, num_bits: int) -> np.ndarray:
+    """``(...,)`` int64 bit sets -> ``(..., num_bits)`` uint8 0/1 per bit."""
+    raw = np.ascontiguousarray(words)[..., None].view(np.uint8)
+    return np.unpackbits(raw, axis=-1, count=num_bits, bitorder="little")
+
+
+class VectorTexas42Game:
+    """``num_envs`` Texas 42 episodes with automatic reset, as ``texas42_v0.raw_env`` plays them.
+
+    ``reward`` and ``options`` (those of ``rules.texas42.Texas42Config.make``: ``preset``,
+    ``forced_bid``, ``nello``, ``plunge``, ``sevens``, ``episode``, ...) mean what they mean in
+    ``texas42_v0.raw_env``. ``dealer`` replaces the seeded shuffle of every deal (reshakes and later
+    hands included), e.g. to replay fixed deals; ``reset(deals, shakers)`` fixes the first ones.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        seed: int | None = None,
+        dealer: Dealer | None = None,
+        reward: str = "zero_sum",
+        preset: str = "standard",
+        **options,
+    ):
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
+        self.config = cfg = Texas42Config.make(preset, **options)
+        self.reward = reward
+        self.num_envs, self.num_players, self.num_actions = num_envs, SEATS, NUM_ACTIONS
+        self.slots = compact_slots(cfg)
+        self.obs_dim = self.slots[-1].start + self.slots[-1].length
+        self._rng = np.random.default_rng(seed)
+        self._dealer: Dealer = dealer or self._shuffle
+
+        # Tables. Scheme row k is declaration TRUMP + k; row NO_DECLARATION is the numbers.
+        rows = [declared_scheme(TRUMP + k, cfg) for k in range(NO_DECLARATION)]
+        rows.append(declared_scheme(SEVENS, cfg))
+        self._lead = np.array([s.lead for s in rows], np.int64)
+        self._follow = np.array([s.follow for s in rows], np.int64)
+        power = np.array([s.power for s in rows], np.int64)
+        power[_SEVENS_ROW] = _SEVENS_POWER  # Sevens: closest to 7 wins, whatever was led
+        self._power = power.reshape(-1)
+        self._suits = np.array(
+            [suits_in_force(TRUMP + k, cfg) for k in range(NO_DECLARATION)] + [suits_in_force(-1, cfg)],
+            np.int64,
+        )
+        self._bids_over = np.array([_BIDS_OVER[_bid_value(a)] for a in _BID_IDS], np.int64)
+        self._plunges_over = np.array([_PLUNGES_OVER[_bid_value(a)] for a in _BID_IDS], np.int64)
+        self._bid_value = np.array([_bid_value(a) for a in _BID_IDS], np.int64)
+        self._bid_marks = np.array([bid_marks(a) for a in _BID_IDS], np.int64)
+        self._count = np.array(COUNT + (0,), np.int64)  # index -1 (no tile) counts 0
+        self._sevens_masks = np.array(_SEVENS_MASKS, np.int64)
+        self._tile_bits = np.int64(1) << np.arange(NUM_TILES, dtype=np.int64)
+        self._full = np.int64(TILES.full_mask)
+        self._doubles = np.int64(TILES.doubles_mask)
+        trumps = sum(1 << a for a in range(TRUMP, TRUMP_FOLLOWME + 1))
+        contracts = (1 << NELLO) * (cfg.nello is not None) | (1 << SEVENS) * cfg.sevens
+        self._declare_masks = np.array([trumps, trumps | contracts], np.int64)
+        self._rotation = (np.arange(SEATS)[:, None] + np.arange(SEATS)) % SEATS  # [me, r] = (me + r) % 4
+        self._void_shifts = np.arange(SEATS - 1, dtype=np.int64) * NUM_SUITS
+
+        b = num_envs
+        self._ar = np.arange(b)
+        zeros = lambda *shape: np.zeros((b, *shape), np.int64)  # noqa: E731
+        self.hands, self.voids, self.bids, self.trick = zeros(SEATS), zeros(SEATS), zeros(SEATS), zeros(SEATS)
+        self.points, self.tricks_won, self.marks = zeros(2), zeros(2), zeros(2)
+        self.played, self.phase, self.seat, self.shaker = zeros(), zeros(), zeros(), zeros()
+        self.bid, self.bidder, self.declarer, self.declaration = zeros(), zeros(), zeros(), zeros()
+        self.sitting_out, self.scheme, self.trick_len, self.leader = zeros(), zeros(), zeros(), zeros()
+        self.led, self.best_power, self.best_seat, self.tricks_done = zeros(), zeros(), zeros(), zeros()
+        self._legal = zeros()
+
+    # ----- public API ------------------------------------------------------------------------
+    def reset(self, deals: np.ndarray | None = None, shakers: np.ndarray | None = None) -> Batch:
+        """New episodes everywhere; ``deals`` ``(B, 28)`` (seat ``i`` gets columns ``7i..7i+6``) and
+        ``shakers`` ``(B,)`` fix the first hands (later ones come from the dealer)."""
+        self._new_episodes(self._ar, deals, shakers)
+        return self._batch(np.zeros((self.num_envs, SEATS), np.float32), np.zeros(self.num_envs, bool))
+
+    def step(self, actions: np.ndarray) -> Batch:
+        """Apply one action per game for its seat to act; finished episodes are reset."""
+        a = np.asarray(actions, dtype=np.int64)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
+        ok = (a >= 0) & (a < NUM_ACTIONS)
+        ok &= (self._legal >> np.where(ok, a, 0)) & 1 == 1
+        if not ok.all():
+            g = int(np.flatnonzero(~ok)[0])
+            legal = [i for i in range(NUM_ACTIONS) if int(self._legal[g]) >> i & 1]
+            raise ValueError(
+                f"illegal action {int(a[g])} in game {g} (seat {int(self.seat[g])}); legal: {legal}"
+            )
+        rewards = np.zeros((self.num_envs, SEATS), np.float32)
+        done = np.zeros(self.num_envs, bool)
+        phase = self.phase
+        bidding, declaring = np.flatnonzero(phase == BID), np.flatnonzero(phase == DECLARE)
+        playing = np.flatnonzero(phase == PLAY_PHASE)
+        if playing.size:
+            self._play(playing, a[playing] - PLAY, rewards, done)
+        if bidding.size:
+            self._bid(bidding, a[bidding])
+        if declaring.size:
+            self._declare(declaring, a[declaring])
+        return self._batch(rewards, done)
+
+    # ----- phases ----------------------------------------------------------------------------
+    def _bid(self, g: np.ndarray, a: np.ndarray) -> None:
+        seat = self.seat[g]
+        self.bids[g, seat] = a
+        raised = a != PASS
+        self.bid[g] = np.where(raised, a, self.bid[g])
+        bidder = self.bidder[g] = np.where(raised, seat, self.bidder[g])
+        last = seat == self.shaker[g]
+        self.seat[g] = (seat + 1) % SEATS
+        won = g[last & (bidder >= 0)]
+        if won.size:
+            self.phase[won] = DECLARE
+            plunge = self.bid[won] >= BID_PLUNGE
+            declarer = self.declarer[won] = (self.bidder[won] + 2 * plunge) % SEATS
+            self.seat[won] = declarer
+        void = g[last & (bidder < 0)]  # four passes: a reshake inside the episode
+        if void.size:
+            self._start_hands(void, self._dealer(void), (self.shaker[void] + 1) % SEATS)
+
+    def _declare(self, g: np.ndarray, a: np.ndarray) -> None:
+        self.declaration[g] = a
+        self.scheme[g] = a - TRUMP
+        self.sitting_out[g] = np.where(a == NELLO, (self.bidder[g] + 2) % SEATS, -1)
+        self.phase[g] = PLAY_PHASE
+        self.seat[g] = self.declarer[g]
+
+    def _play(self, g: np.ndarray, tile: np.ndarray, rewards: np.ndarray, done: np.ndarray) -> None:
+        seat, k = self.seat[g], self.scheme[g]
+        bit = self._tile_bits[tile]
+        self.hands[g, seat] ^= bit
+        self.played[g] |= bit
+        first = self.trick_len[g] == 0
+        led = self.led[g] = np.where(first, self._lead[k, tile], self.led[g])
+        self.leader[g] = np.where(first, seat, self.leader[g])
+        follows = (self._follow[k, led] >> tile) & 1 == 1
+        void = ~first & ~follows & (k != _SEVENS_ROW)
+        self.voids[g, seat] |= void.astype(np.int64) << led
+        power = self._power[(k * NUM_SUITS + led) * NUM_TILES + tile]
+        better = power > self.best_power[g]  # ties keep the earlier tile (only possible in Sevens)
+        self.best_power[g] = np.where(better, power, self.best_power[g])
+        best_seat = self.best_seat[g] = np.where(better, seat, self.best_seat[g])
+        self.trick[g, seat] = tile
+        length = self.trick_len[g] + 1
+        out = self.sitting_out[g]
+        full = length == SEATS - (out >= 0)
+        nxt = (seat + 1) % SEATS
+        nxt = np.where(nxt == out, (nxt + 1) % SEATS, nxt)
+        self.seat[g] = np.where(full, best_seat, nxt)
+        self.trick_len[g] = np.where(full, 0, length)
+        if full.any():
+            self._end_tricks(g[full], rewards, done)
+
+    def _end_tricks(self, g: np.ndarray, rewards: np.ndarray, done: np.ndarray) -> None:
+        team = self.best_seat[g] & 1
+        self.points[g, team] += 1 + self._count[self.trick[g]].sum(axis=1)
+        self.tricks_won[g, team] += 1
+        self.tricks_done[g] += 1
+        self.trick[g] = -1
+        self.best_power[g] = -2
+        # Is the contract decided (rules.texas42.Texas42Game._decided, batched)?
+        bid, bt = self.bid[g], self.bidder[g] & 1
+        ours, theirs = self.points[g, bt], self.points[g, 1 - bt]
+        all_played = self.tricks_done[g] == HAND_SIZE
+        early = self.config.stop_when_decided
+        need = self._bid_value[bid]
+        point_bid = bid < BID_MARKS
+        nello = self.declaration[g] == NELLO
+        lost = np.where(nello, self.tricks_won[g, bt], self.tricks_won[g, 1 - bt]) > 0
+        made = np.where(point_bid, ours >= need, ~lost)
+        settled = np.where(point_bid, (ours >= need) | (theirs > POINTS_PER_HAND - need), lost)
+        decided = all_played | (early & settled)
+        if decided.any():
+            self._score(g[decided], made[decided], rewards, done)
+
+    def _score(self, g: np.ndarray, made: np.ndarray, rewards: np.ndarray, done: np.ndarray) -> None:
+        """Marks to the team that won the hand, ``texas42_v0``'s rewards, then the next hand or episode."""
+        won = np.where(made, self.bidder[g] & 1, 1 - (self.bidder[g] & 1))
+        m = self._bid_marks[self.bid[g]]
+        self.marks[g, won] += m
+        over = self.marks[g].max(axis=1) >= self.config.target_marks
+        if self.config.episode == "hand":
+            over[:] = True
+        if self.reward == "win_loss":  # only at the episode's end, to the team with more marks
+            won = np.where(self.marks[g, 0] > self.marks[g, 1], 0, 1)
+            win, lose = np.where(over, 1.0, 0.0), np.where(over, -1.0, 0.0)
+        else:
+            win = m.astype(np.float64)
+            lose = -win if self.reward == "zero_sum" else np.zeros_like(win)
+        winners = np.arange(SEATS)[None, :] % 2 == won[:, None]
+        rewards[g] = np.where(winners, win[:, None], lose[:, None])
+        done[g] = over
+        if over.any():
+            self._new_episodes(g[over])
+        later = g[~over]
+        if later.size:
+            self._start_hands(later, self._dealer(later), (self.shaker[later] + 1) % SEATS)
+
+    # ----- deals -----------------------------------------------------------------------------
+    def _shuffle(self, games: np.ndarray) -> np.ndarray:
+        return self._rng.random((games.size, NUM_TILES)).argsort(axis=1)
+
+    def _new_episodes(
+        self, g: np.ndarray, deals: np.ndarray | None = None, shakers: np.ndarray | None = None
+    ) -> None:
+        self.marks[g] = 0
+        shakers = self._rng.integers(SEATS, size=g.size) if shakers is None else np.asarray(shakers)
+        self._start_hands(g, self._dealer(g) if deals is None else np.asarray(deals, np.int64), shakers)
+
+    def _start_hands(self, g: np.ndarray, deals: np.ndarray, shakers: np.ndarray) -> None:
+        if deals.shape != (g.size, NUM_TILES):
+            raise ValueError(f"deals must have shape ({g.size}, {NUM_TILES}), got {deals.shape}")
+        self.hands[g] = self._tile_bits[deals].reshape(g.size, SEATS, HAND_SIZE).sum(axis=2)
+        self.shaker[g] = shakers
+        self.seat[g] = (shakers + 1) % SEATS
+        self.phase[g] = BID
+        self.scheme[g] = NO_DECLARATION
+        for name in ("played", "voids", "points", "tricks_won", "tricks_done", "trick_len"):
+            getattr(self, name)[g] = 0
+        for name in ("bids", "bid", "bidder", "declarer", "declaration", "sitting_out", "trick", "led"):
+            getattr(self, name)[g] = -1
+        self.best_power[g] = -2
+
+    # ----- observation and mask --------------------------------------------------------------
+    def _batch(self, rewards: np.ndarray, done: np.ndarray) -> Batch:
+        self._legal = self._legal_bits()
+        mask = _unpack(self._legal, NUM_ACTIONS).view(bool)
+        return Batch(self.seat.copy(), self._observe(), mask, rewards, done)
+
+    def _legal_bits(self) -> np.ndarray:
+        """Every game's legal actions as one int64 bit set (``Texas42Game.legal_mask``, batched)."""
+        cfg, phase, seat = self.config, self.phase, self.seat
+        hand = self.hands[self._ar, seat]
+        tiles = hand & self._follow[self.scheme, self.led]
+        tiles = np.where((tiles == 0) | (self.trick_len == 0), hand, tiles)
+        if cfg.sevens:
+            sevens = np.flatnonzero(self.declaration == SEVENS)
+            if sevens.size:
+                closest = np.zeros(sevens.size, np.int64)
+                for m in self._sevens_masks[::-1]:
+                    here = hand[sevens] & m
+                    closest = np.where(here != 0, here, closest)
+                tiles[sevens] = closest
+        bid = np.maximum(self.bid, 0)
+        bids = self._bids_over[bid]
+        pass_ok = (
+            np.ones(self.num_envs, bool) if not cfg.forced_bid else (seat != self.shaker) | (self.bid >= 0)
+        )
+        bids |= pass_ok.astype(np.int64) << PASS
+        if cfg.plunge:
+            four = np.bitwise_count(hand & self._doubles) >= 4
+            bids |= np.where(four, self._plunges_over[bid], 0)
+        declare = self._declare_masks[((self.bid >= BID_MARKS) & (self.bid < BID_PLUNGE)).astype(np.int64)]
+        return np.where(phase == PLAY_PHASE, tiles << PLAY, np.where(phase == BID, bids, declare))
+
+    def _observe(self) -> np.ndarray:
+        """The compact observation of the seat to act (``encoders.texas42_compact``), whole batch."""
+        cfg, lay = self.config, slot_slices(self.config)
+        b, me = self.num_envs, self.seat
+        rel = self._rotation[me]  # (B, 4): the seat at each relative position
+        hands = self.hands[self._ar[:, None], rel]
+        mine = hands[:, 0]
+        known = mine | self.played
+        if cfg.open_hands:
+            known |= np.bitwise_or.reduce(self.hands, axis=1)
+        unknown = self._full & ~known
+        obs = np.zeros((b, self.obs_dim), np.float32)
+        bulk = np.stack([mine, unknown, self.played], axis=1)
+        obs[:, : 3 * NUM_TILES] = _unpack(bulk, NUM_TILES).reshape(b, -1)
+        voids = np.bitwise_or.reduce(self.voids[self._ar[:, None], rel[:, 1:]] << self._void_shifts, axis=1)
+        obs[:, lay["voids"]] = _unpack(voids, lay["voids"].stop - lay["voids"].start)
+        if cfg.open_hands:
+            obs[:, lay["open_hands"]] = _unpack(hands[:, 1:], NUM_TILES).reshape(b, -1)
+
+        row = self._ar * self.obs_dim
+        relative = (np.arange(SEATS)[None, :] - me[:, None]) % SEATS  # [g, seat] -> relative seat
+        trick = self.trick >= 0
+        leader = np.where(self.trick_len > 0, self.leader, me)
+        in_play = self.phase == PLAY_PHASE
+
+        def seat_hot(name: str, seats: np.ndarray) -> np.ndarray:
+            return row + lay[name].start + (seats - me) % SEATS
+
+        ones = [
+            (row[:, None] + lay["trick"].start + relative * NUM_TILES + self.trick)[trick],
+            seat_hot("trick_leader", leader)[in_play],
+            row + lay["phase"].start + self.phase,
+            seat_hot("to_act", me),
+            seat_hot("shaker", self.shaker),
+            (row[:, None] + lay["bids"].start + relative * (NUM_BID_ACTIONS + 1) + self.bids + 1).reshape(-1),
+        ]
+        for name, seats in (
+            ("bidder", self.bidder),
+            ("declarer", self.declarer),
+            ("sitting_out", self.sitting_out),
+        ):
+            ones.append(seat_hot(name, seats)[seats >= 0])
+        declared = self.declaration >= 0
+        ones.append((row + lay["declaration"].start + self.declaration - TRUMP)[declared])
+        obs.reshape(-1)[np.concatenate(ones)] = 1
+
+        unseen = np.bitwise_count(unknown[:, None] & self._suits[self.scheme]).astype(np.int64)
+        obs[:, lay["unseen"]] = scaled(unseen, HAND_SIZE)
+        obs[:, lay["hand_sizes"]] = scaled(np.bitwise_count(hands).astype(np.int64), HAND_SIZE)
+        team = np.stack([me & 1, 1 - (me & 1)], axis=1)
+        at = self._ar[:, None], team
+        obs[:, lay["tricks"]] = scaled(self.tricks_won[at], HAND_SIZE)
+        obs[:, lay["points"]] = scaled(self.points[at], POINTS_PER_HAND)
+        target = cfg.target_marks
+        obs[:, lay["marks"]] = scaled(np.minimum(self.marks[at], target), target)
+        return obs

@@ -1,0 +1,178 @@
+"""The batched Texas 42 engine equals the reference step by step, over every option.
+
+The reference is ``texas42_v0.raw_env`` with the compact encoder (the rules engine, its rewards and
+``encoders.texas42_compact``), one environment per game. Both get the same deals: a new episode's
+deal and shaker come from the batched engine and are given to the environment through
+``reset(options={"deal": ...})``; reshakes and later hands of a game come from the environment's
+own generator, and the batched engine's ``dealer`` hook copies them. Both then take the same random
+legal actions. Every step compares seat, legal mask, observation (bit for bit), every seat's
+reward, marks and done flags.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from domino_env.encoders.base import get_encoder
+from domino_env.encoders.texas42_compact import compact_slots, encode_compact
+from domino_env.envs.texas42_v0 import raw_env
+from domino_env.rules.texas42 import NELLO, PLAY, SEVENS, TILES, Texas42Config, Texas42Game
+from domino_env.tiles import iter_bits
+from domino_env.vector import VectorTexas42Game, sample_legal
+
+# Every option of RULES.md 3.1-3.6 and of the environment (episode, reward) appears at least once.
+CONFIGS = [
+    dict(),
+    dict(preset="n42pa", episode="game", target_marks=3),
+    dict(forced_bid=True, reward="marks"),
+    dict(follow_me_doubles="own_suit", stop_when_decided=False),
+    dict(nello="high", sevens=True, reward="win_loss"),
+    dict(nello="low", plunge=True, forced_bid=True),
+    dict(nello="own_suit", sevens=True, plunge=True, episode="game", target_marks=4, reward="win_loss"),
+    dict(nello="low", sevens=True, stop_when_decided=False, open_hands=True),
+    dict(plunge=True, follow_me_doubles="own_suit", episode="game", reward="zero_sum"),
+]
+
+
+def _ids(options: dict) -> str:
+    return "-".join(f"{k}={v}" for k, v in options.items()) or "standard"
+
+
+def _deal_row(game: Texas42Game) -> np.ndarray:
+    """The reference's current deal as a permutation: seat ``i``'s tiles in columns ``7i..7i+6``."""
+    return np.array([t for hand in game.dealt for t in iter_bits(hand)])
+
+
+class Lockstep:
+    """``num_envs`` reference environments mirrored by one ``VectorTexas42Game``."""
+
+    def __init__(self, options: dict, num_envs: int, seed: int):
+        self.rng = np.random.default_rng(seed)
+        self.envs = [raw_env(observation_encoder="compact", **options) for _ in range(num_envs)]
+        self.live = [False] * num_envs
+        self.vec = VectorTexas42Game(num_envs, seed=seed, dealer=self._dealer, **options)
+        self.batch = self.vec.reset()
+        self.hands = self.contracts = 0
+        for g in range(num_envs):
+            self._mirror(g)
+
+    def _dealer(self, games: np.ndarray) -> np.ndarray:
+        """Reshakes and later hands come from the reference's generator; new episodes from the test's."""
+        return np.array(
+            [_deal_row(self.envs[g].game) if self.live[g] else self.rng.permutation(28) for g in games]
+        )
+
+    def _mirror(self, g: int) -> None:
+        """Reset reference ``g`` to the batched engine's fresh deal and shaker."""
+        hands = [list(iter_bits(int(h))) for h in self.vec.hands[g]]
+        deal = {"hands": hands, "shaker": int(self.vec.shaker[g])}
+        self.envs[g].reset(seed=int(self.rng.integers(2**32)), options={"deal": deal})
+        self.live[g] = True
+
+    def step(self, rng: np.random.Generator) -> None:
+        actions = sample_legal(self.batch.mask, rng)
+        for env, a in zip(self.envs, actions, strict=True):
+            scored = env.game.hands_scored
+            env.step(int(a))
+            self.hands += env.game.hands_scored - scored
+            self.contracts += int(a) in (NELLO, SEVENS)
+        self.live = [not env.game.is_terminal for env in self.envs]
+        self.batch = self.vec.step(actions)
+        for g, env in enumerate(self.envs):
+            assert self.batch.done[g] == env.game.is_terminal, f"game {g}: done differs"
+            want = np.array([env.rewards[a] for a in env.possible_agents], np.float32)
+            np.testing.assert_array_equal(self.batch.rewards[g], want, err_msg=f"game {g}: rewards")
+            if env.game.is_terminal:
+                self._mirror(g)
+
+    def check(self) -> None:
+        b = self.batch
+        assert b.obs.shape == (len(self.envs), self.vec.obs_dim) and b.obs.dtype == np.float32
+        for g, env in enumerate(self.envs):
+            game = env.game
+            assert b.seat[g] == game.current_player, f"game {g}: seat {b.seat[g]} != {game.current_player}"
+            assert self.vec.marks[g].tolist() == game.marks, f"game {g}: marks"
+            observed = env.observe(env.agent_selection)
+            np.testing.assert_array_equal(b.mask[g], observed["action_mask"] == 1, err_msg=f"mask {g}")
+            assert b.obs[g].tobytes() == observed["observation"].tobytes(), (
+                f"game {g}: observation differs in entries "
+                f"{np.flatnonzero(b.obs[g] != observed['observation']).tolist()}"
+            )
+
+
+def _run(options: dict, num_envs: int, steps: int, seed: int) -> Lockstep:
+    run = Lockstep(options, num_envs=num_envs, seed=seed)
+    rng = np.random.default_rng(seed + 1)
+    run.check()
+    for _ in range(steps):
+        run.step(rng)
+        run.check()
+    return run
+
+
+@pytest.mark.parametrize("options", CONFIGS, ids=_ids)
+def test_vector_equals_reference(options: dict) -> None:
+    run = _run(options, num_envs=48, steps=130, seed=7)
+    assert run.hands >= 100, "too few hands scored: the comparison barely crossed a reset"
+    if options.get("nello") or options.get("sevens"):
+        assert run.contracts > 0, "no Nello or Sevens contract was played"
+
+
+@pytest.mark.benchmark
+@pytest.mark.parametrize("options", CONFIGS, ids=_ids)
+def test_vector_equals_reference_long(options: dict) -> None:
+    """The same comparison over many more games (``pytest -m benchmark``)."""
+    _run(options, num_envs=200, steps=400, seed=3)
+
+
+def test_compact_encoder_is_registered_and_sized_by_its_slots() -> None:
+    env = raw_env(observation_encoder="compact", open_hands=True)
+    env.reset(seed=1)
+    obs = env.observe(env.agent_selection)["observation"]
+    assert isinstance(get_encoder("texas42", "compact").encode(env.game.view(0)), np.ndarray)
+    assert obs.shape == env.observation_space("player_0")["observation"].shape
+    assert obs.shape == (VectorTexas42Game(1, open_hands=True).obs_dim,) == (380 + 84,)
+    names = [s.name for s in compact_slots(Texas42Config())]
+    assert names[:3] == ["hand", "unknown", "played"] and names[-1] == "marks"
+
+
+def test_given_deals_and_shakers_start_the_first_hand() -> None:
+    deals = np.stack([np.arange(28), np.arange(28)[::-1]])
+    vec = VectorTexas42Game(2, seed=0)
+    batch = vec.reset(deals=deals, shakers=np.array([3, 1]))
+    assert batch.seat.tolist() == [0, 2]  # the seat left of the shaker bids first
+    assert [TILES.names(int(h)) for h in vec.hands[0, :1]] == [TILES.names(0b1111111)]
+    np.testing.assert_array_equal(batch.obs[1, :28], np.isin(np.arange(28), 27 - np.arange(14, 21)))
+    np.testing.assert_array_equal(batch.mask[:, 0], [True, True])  # pass is legal for the first bidder
+
+
+def test_illegal_action_is_refused_and_names_the_legal_ones() -> None:
+    vec = VectorTexas42Game(3, seed=0)
+    batch = vec.reset()
+    actions = batch.mask.argmax(axis=1)
+    actions[1] = PLAY  # a tile during the auction
+    with pytest.raises(ValueError, match=r"illegal action 35 in game 1 .*legal: \[0, 1,"):
+        vec.step(actions)
+
+
+def test_unseen_counts_follow_the_contract_in_force() -> None:
+    """With 5s trump the 5-4 is a trump, not a four; before the declaration it counts in both numbers."""
+    game = Texas42Game(Texas42Config(), np.random.default_rng(0), deal={"hands": _deal_hands(), "shaker": 3})
+    lay = {s.name: s for s in compact_slots(game.config)}
+    unseen = slice(lay["unseen"].start, lay["unseen"].start + 9)
+    before = encode_compact(game.view(0))[unseen] * 7
+    # Seat 0 holds 6-0 ... 6-5 and 5-5: six unknown tiles of 0-4 each, five 5s, one 6 (6-6).
+    np.testing.assert_array_equal(before, [6, 6, 6, 6, 6, 5, 1, 0, 0])
+    for action in ("bid 30", "pass", "pass", "pass", "trump 5"):
+        game.apply(game.action_from_text(action))
+    after = encode_compact(game.view(0))[unseen] * 7
+    # The five unknown 5s are now trumps, and 0-4 each lose their five to the trump suit.
+    np.testing.assert_array_equal(after, [5, 5, 5, 5, 5, 0, 1, 5, 0])
+
+
+def _deal_hands() -> list[list[str]]:
+    sixes = ["6-0", "6-1", "6-2", "6-3", "6-4", "6-5", "5-5"]
+    rest = [TILES.name(t) for t in range(28) if TILES.name(t) not in sixes and t != TILES.index(6, 6)]
+    rest.append("6-6")
+    return [sixes, rest[:7], rest[7:14], rest[14:]]
