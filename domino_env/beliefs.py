@@ -90,7 +90,7 @@ def rebuild(view: LineView | Texas42View, deal: Deal, rng: np.random.Generator) 
     if isinstance(view, Texas42View):
         game = Texas42Game(view.config, rng, deal=deal)
         game.marks = list(view.marks)
-        for action in texas42_moves(view):
+        for _seat, action, _leads in texas42_moves(view):
             game.apply(action)
         return game
     raise TypeError(f"cannot rebuild a game from {type(view).__name__}")
@@ -105,14 +105,16 @@ def determinize(view: LineView | Texas42View, rng: np.random.Generator) -> LineG
     return rebuild(view, sample_consistent_deal(view, rng), rng)
 
 
-def texas42_moves(view: Texas42View) -> list[int]:
-    """The action ids of the current hand so far, in order, from the public record of ``view``."""
-    order = [(view.shaker + 1 + i) % view.config.num_players for i in range(view.config.num_players)]
-    moves = [view.bids[s] for s in order if view.bids[s] >= 0]
+def texas42_moves(view: Texas42View) -> list[tuple[int, int, bool]]:
+    """The current hand's moves so far from the public record of ``view``, in order, as
+    ``(seat, action id, leads a trick)``: the bids from the shaker's left, the declaration, the plays."""
+    n = view.config.num_players
+    order = [(view.shaker + 1 + i) % n for i in range(n)]
+    moves = [(s, view.bids[s], False) for s in order if view.bids[s] >= 0]
     if view.declaration >= 0:
-        moves.append(view.declaration)
+        moves.append((view.declarer, view.declaration, False))
     for trick in (*view.tricks, view.trick):
-        moves += [t42.PLAY + tile for _seat, tile in trick]
+        moves += [(seat, t42.PLAY + tile, i == 0) for i, (seat, tile) in enumerate(trick)]
     return moves
 
 

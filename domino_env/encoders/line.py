@@ -112,4 +112,4 @@ def _size(cfg: LineConfig) -> int:
 
 
 # The registry imports this module for game "line"; importing the other line encoders registers them.
-from domino_env.encoders import line_compact  # noqa: E402, F401
+from domino_env.encoders import line_compact, line_history  # noqa: E402, F401

@@ -159,4 +159,4 @@ class DefaultTexas42Encoder(Encoder):
 
 
 # The registry imports this module for game "texas42"; importing the other 42 encoders registers them.
-from domino_env.encoders import texas42_compact  # noqa: E402, F401
+from domino_env.encoders import texas42_compact, texas42_history  # noqa: E402, F401
