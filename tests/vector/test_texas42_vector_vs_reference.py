@@ -5,7 +5,8 @@ The reference is ``texas42_v0.raw_env`` with the compact encoder (the rules engi
 deal and shaker come from the batched engine and are given to the environment through
 ``reset(options={"deal": ...})``; reshakes and later hands of a game come from the environment's
 own generator, and the batched engine's ``dealer`` hook copies them. Both then take the same random
-legal actions. Every step compares seat, legal mask, observation (bit for bit), every seat's
+legal actions, passing more often than uniform play would so that reshakes and forced bids happen.
+Every step compares seat, legal mask, observation (bit for bit), every seat's
 reward, marks and done flags.
 """
 
@@ -17,7 +18,18 @@ import pytest
 from domino_env.encoders.base import get_encoder
 from domino_env.encoders.texas42_compact import compact_slots, encode_compact
 from domino_env.envs.texas42_v0 import raw_env
-from domino_env.rules.texas42 import NELLO, PLAY, SEVENS, TILES, Texas42Config, Texas42Game
+from domino_env.rules.texas42 import (
+    BID,
+    BID_PLUNGE,
+    NELLO,
+    PASS,
+    PLAY,
+    SEVENS,
+    TILES,
+    TRUMP,
+    Texas42Config,
+    Texas42Game,
+)
 from domino_env.tiles import iter_bits
 from domino_env.vector import VectorTexas42Game, sample_legal
 
@@ -53,7 +65,7 @@ class Lockstep:
         self.live = [False] * num_envs
         self.vec = VectorTexas42Game(num_envs, seed=seed, dealer=self._dealer, **options)
         self.batch = self.vec.reset()
-        self.hands = self.contracts = 0
+        self.seen = dict.fromkeys(("hands", "reshakes", "forced", "plunge", "nello", "sevens"), 0)
         for g in range(num_envs):
             self._mirror(g)
 
@@ -71,12 +83,20 @@ class Lockstep:
         self.live[g] = True
 
     def step(self, rng: np.random.Generator) -> None:
-        actions = sample_legal(self.batch.mask, rng)
+        mask = self.batch.mask
+        actions = sample_legal(mask, rng)
+        actions[mask[:, PASS] & (rng.random(len(actions)) < 0.6)] = PASS
         for env, a in zip(self.envs, actions, strict=True):
-            scored = env.game.hands_scored
+            game, seen = env.game, self.seen
+            scored = game.hands_scored
+            all_passed = game.phase == BID and game.to_act == game.shaker and game.bidder < 0
+            seen["reshakes"] += all_passed and a == PASS
+            seen["forced"] += all_passed and game.config.forced_bid
             env.step(int(a))
-            self.hands += env.game.hands_scored - scored
-            self.contracts += int(a) in (NELLO, SEVENS)
+            seen["hands"] += game.hands_scored - scored
+            seen["plunge"] += BID_PLUNGE <= a < TRUMP
+            seen["nello"] += a == NELLO
+            seen["sevens"] += a == SEVENS
         self.live = [not env.game.is_terminal for env in self.envs]
         self.batch = self.vec.step(actions)
         for g, env in enumerate(self.envs):
@@ -113,10 +133,16 @@ def _run(options: dict, num_envs: int, steps: int, seed: int) -> Lockstep:
 
 @pytest.mark.parametrize("options", CONFIGS, ids=_ids)
 def test_vector_equals_reference(options: dict) -> None:
-    run = _run(options, num_envs=48, steps=130, seed=7)
-    assert run.hands >= 100, "too few hands scored: the comparison barely crossed a reset"
-    if options.get("nello") or options.get("sevens"):
-        assert run.contracts > 0, "no Nello or Sevens contract was played"
+    seen = _run(options, num_envs=48, steps=130, seed=7).seen
+    assert seen["hands"] >= 100, "too few hands scored: the comparison barely crossed a reset"
+    wanted = {
+        "reshakes": not options.get("forced_bid"),
+        "forced": options.get("forced_bid"),
+        "plunge": options.get("plunge"),
+        "nello": options.get("nello"),
+        "sevens": options.get("sevens"),
+    }
+    assert all(seen[event] > 0 for event, on in wanted.items() if on), f"variant not exercised: {seen}"
 
 
 @pytest.mark.benchmark
