@@ -11,8 +11,9 @@ is the comparable figure (OpenSpiel has no pass action and counts chance moves a
 ``texas42``: random Texas 42 through ``texas42_v0.raw_env`` and ``env`` (observation and mask each
 step), the bare engine, and ``raw_env`` with every option on playing whole games.
 ``vector``: ``VectorLineGame`` stepping 4,096 games at once (random legal actions from the masks,
-the compact observation every step) for several line options, its ratio to OpenSpiel in the same
-run, and Block 2p throughput by batch size. Other games add a function to ``SECTIONS``.
+the compact observation every step) for several line options, then ``VectorTexas42Game`` (standard,
+and every option with whole games), each one's ratio to OpenSpiel in the same run,
+and Block 2p throughput by batch size. Other games add a function to ``SECTIONS``.
 """
 
 from __future__ import annotations
@@ -150,14 +151,25 @@ VECTOR_OPTIONS: dict[str, dict] = {
     "Draw 3p double-9": {"variant": "draw", "num_players": 3, "max_pips": 9},
     "Draw 4p double-12": {"variant": "draw", "num_players": 4, "max_pips": 12},
 }
+VECTOR_TEXAS42_OPTIONS: dict[str, dict] = {
+    "Texas 42 standard": {},
+    "Texas 42 every option, games": {
+        "nello": "low",
+        "plunge": True,
+        "sevens": True,
+        "forced_bid": True,
+        "episode": "game",
+    },
+}
 
 
-def vector_run(options: dict, num_envs: int, seconds: float) -> Result:
-    """``VectorLineGame`` with random legal actions sampled from each step's masks."""
-    from domino_env.vector import VectorLineGame, sample_legal
+def vector_run(options: dict, num_envs: int, seconds: float, game: str = "line") -> Result:
+    """A batched engine (``VectorLineGame``, or ``VectorTexas42Game`` for ``game="texas42"``) with
+    random legal actions sampled from each step's masks."""
+    from domino_env.vector import VectorLineGame, VectorTexas42Game, sample_legal
 
     rng = np.random.default_rng(0)
-    vec = VectorLineGame(num_envs, seed=0, **options)
+    vec = (VectorTexas42Game if game == "texas42" else VectorLineGame)(num_envs, seed=0, **options)
     batch = vec.reset()
     games = steps = 0
     start = time.perf_counter()
@@ -172,6 +184,8 @@ def vector_section(seconds: float) -> dict[str, Result]:
     """Batched line games (4,096 per batch) against OpenSpiel, then Block 2p by batch size."""
     batch = 4096
     results = {f"vector {name}": vector_run(opts, batch, seconds) for name, opts in VECTOR_OPTIONS.items()}
+    for name, opts in VECTOR_TEXAS42_OPTIONS.items():
+        results[f"vector {name}"] = vector_run(opts, batch, seconds, game="texas42")
     try:
         reference = timed(openspiel_games(np.random.default_rng(0)), seconds)
     except ImportError:
