@@ -107,7 +107,8 @@ def build_setup(
                              "use --turn-seconds 0")
         if target is not None:
             options["target_marks"] = target
-        config = Texas42Config.make(preset or "standard", episode="hand" if one_round else "game", **options)
+        options["episode"] = "hand" if one_round else options.get("episode", "game")
+        config = Texas42Config.make(preset or "standard", **options)
         engine: LineGame | Texas42Game = Texas42Game(config, rng)
         family, turn_seconds = "texas42", 0.0
     elif game in VARIANTS:
@@ -115,9 +116,16 @@ def build_setup(
         if teams and players != 4:
             raise ValueError(f"a team game needs all four seats filled (people and bots in any mix), "
                              f"not {players}: use --players 4")
-        line_target: int | str | None = None if one_round else "preset" if target is None else target
-        config = LineConfig(variant=game, num_players=players, teams=teams, preset=preset or "pagat",
-                            target_score=line_target, **options)
+        if target is not None:
+            options["target_score"] = target
+        if one_round:
+            options["target_score"] = None
+        try:
+            config = LineConfig(variant=game, num_players=players, teams=teams, preset=preset or "pagat",
+                                **options)
+        except TypeError as err:  # an unknown option name
+            known = ", ".join(LineConfig.__dataclass_fields__)
+            raise ValueError(f"{err}; line-game options: {known}") from None
         engine = LineGame(config, rng)
         family = "dominoes"
         if turn_seconds is None:
