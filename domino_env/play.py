@@ -149,13 +149,22 @@ def build_setup(
     seat_names = [""] * n
     for seat, label in zip(humans, labels, strict=True):
         seat_names[seat] = f"seat {seat} ({label})"
-    for seat, name in zip(bot_seats, names, strict=True):
-        if name not in available_bots(family):
-            raise ValueError(f"unknown bot {name!r}; {family} bots: {', '.join(available_bots(family))}")
-        agents[seat] = make_bot(family, name)
-        seat_names[seat] = f"seat {seat} ({name})"
+    for seat, spec in zip(bot_seats, names, strict=True):
+        agents[seat] = make_bot_spec(family, spec)
+        seat_names[seat] = f"seat {seat} ({spec.split(':')[0]})"
     return Setup(engine, tuple(agents), tuple(seat_names), float(turn_seconds),
                  np.random.default_rng(bot_seed))
+
+
+def make_bot_spec(family: str, spec: str) -> Agent:
+    """A bot from ``NAME[:KEY=VALUE...]``, e.g. ``search:budget=20`` or ``checkpoint:path=run/last.pt``."""
+    name, *pairs = spec.split(":")
+    if name not in available_bots(family):
+        raise ValueError(f"unknown bot {name!r}; {family} bots: {', '.join(available_bots(family))}")
+    try:
+        return make_bot(family, name, **dict(parse_option(p) for p in pairs))
+    except (TypeError, ValueError, OSError, argparse.ArgumentTypeError) as err:
+        raise ValueError(f"cannot build bot {spec!r}: {err}") from None
 
 
 class Session:
@@ -337,8 +346,8 @@ def main(argv: Sequence[str] | None = None, read_line: LineReader | None = None,
     parser.add_argument("--teams", action="store_true", help="line games, 4 players: seats 0+2 vs 1+3")
     parser.add_argument("--preset", help="pagat or boardpan (line games), standard or n42pa (texas42)")
     parser.add_argument("--you", default="0", help="your seat, or seats separated by commas (default 0)")
-    parser.add_argument("--bots", default="", help="bot for the other seats, or one per seat, by commas "
-                        "(default greedy; heuristic in texas42)")
+    parser.add_argument("--bots", default="", help="bot for the other seats, or one per seat, by commas; "
+                        "NAME[:KEY=VALUE...], e.g. search:budget=20 (default greedy; heuristic in texas42)")
     parser.add_argument("--target", type=int, help="points (line games) or marks (texas42) to win")
     parser.add_argument("--one-round", action="store_true", help="play a single round (42: one hand)")
     parser.add_argument("--turn-seconds", type=float, help="seconds per turn before the automatic move; "

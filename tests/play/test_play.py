@@ -161,6 +161,9 @@ def test_texas42_through_stdin_with_two_people_on_one_team():
         ({"bots": ["nobody"]}, "unknown bot 'nobody'"),
         ({"humans": [0, 2]}, "distinct seats among 0..1"),
         ({"turn_seconds": -1}, "0 (off) or positive"),
+        ({"bots": ["search:budget=0"]}, "cannot build bot 'search:budget=0'"),
+        ({"bots": ["search:budget"]}, "options are KEY=VALUE"),
+        ({"options": {"colour": "red"}}, "line-game options: variant, num_players"),
     ],
 )
 def test_bad_setups_are_explained(kwargs, message):
@@ -174,8 +177,9 @@ def test_setup_defaults_and_any_line_options():
                            options={"target_score": 50})
     assert boardpan.turn_seconds == 60.0 and boardpan.game.config.target_score == 50
     assert boardpan.names == ("seat 0 (you)", "seat 1 (random)", "seat 2 (greedy)", "seat 3 (random)")
-    pagat = build_setup("block", options={"max_pips": 9, "hand_size": 9})
+    pagat = build_setup("block", bots=["search:budget=7"], options={"max_pips": 9, "hand_size": 9})
     assert pagat.turn_seconds == 0.0 and pagat.game.config.tiles.num_tiles == 55
+    assert pagat.agents[1].budget == 7 and pagat.names[1] == "seat 1 (search)"
 
 
 def test_command_line_errors_exit_with_usage():
