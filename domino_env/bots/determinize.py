@@ -16,37 +16,40 @@ from domino_env.rules.line import LineGame, LineView
 from domino_env.rules.texas42 import BID, PLAY, Texas42Game, Texas42View, declared_scheme
 from domino_env.tiles import iter_bits
 
-_TRIES = 20
-
-
-def _pick(mask: int, k: int, rng: np.random.Generator) -> int:
-    """``k`` tiles of bit set ``mask`` chosen uniformly at random, as a bit set."""
-    tiles = list(iter_bits(mask))
-    return sum(1 << int(t) for t in rng.choice(tiles, size=k, replace=False)) if k else 0
+_TRIES = 50
 
 
 def deal_unseen(
     unseen: int, sizes: dict[int, int], allowed: dict[int, int], rng: np.random.Generator
 ) -> dict[int, int]:
-    """Hands of ``sizes[s]`` tiles from ``unseen``, each inside ``allowed[s]`` when possible.
+    """Hands of ``sizes[s]`` tiles from ``unseen``, each inside ``allowed[s]`` (default: anything).
 
-    Seats are filled most constrained first. Should the voids be unsatisfiable in a few random
-    tries (they are always satisfiable for a real history, but greedy filling can paint itself into
-    a corner), the voids are dropped rather than failing: search then merely samples less well.
+    Tiles left over (the stock, the out-of-play tiles) form one more, unconstrained, destination.
+    The tile with the fewest possible destinations is placed first, at a destination drawn in
+    proportion to the room it has left; a dead end (rare: real histories are always satisfiable)
+    restarts. Close to uniform over the consistent deals, which is what search needs.
     """
-    for attempt in range(_TRIES + 1):
-        allow = allowed if attempt < _TRIES else {}
-        order = sorted(sizes, key=lambda s: (allow.get(s, unseen) & unseen).bit_count() - sizes[s])
-        left, hands = unseen, {}
-        for s in order:
-            pool = left & allow.get(s, left)
-            if pool.bit_count() < sizes[s]:
+    rest = -1
+    for _ in range(_TRIES):
+        room = dict(sizes)
+        room[rest] = unseen.bit_count() - sum(sizes.values())
+        hands = dict.fromkeys(sizes, 0)
+        todo = list(iter_bits(unseen))
+        while todo:
+            options = [[s for s in room if room[s] and (s == rest or allowed.get(s, unseen) >> t & 1)]
+                       for t in todo]
+            i = min(range(len(todo)), key=lambda j: len(options[j]))
+            if not options[i]:
                 break
-            hands[s] = _pick(pool, sizes[s], rng)
-            left &= ~hands[s]
+            weights = np.array([room[s] for s in options[i]], dtype=float)
+            dest = options[i][int(rng.choice(len(weights), p=weights / weights.sum()))]
+            room[dest] -= 1
+            if dest != rest:
+                hands[dest] |= 1 << todo[i]
+            todo.pop(i)
         else:
             return hands
-    raise AssertionError("unreachable: unconstrained dealing always succeeds")
+    raise ValueError("no deal of the unseen tiles fits the hand sizes and the proven voids")
 
 
 def line_voids(view: LineView) -> dict[int, int]:
@@ -106,8 +109,9 @@ def sample_texas42_world(view: Texas42View, rng: np.random.Generator) -> Texas42
         if view.declaration >= 0:
             follow = declared_scheme(view.declaration, view.config).follow
             for s in others:
-                barred = sum(follow[suit] for suit in iter_bits(view.voids[s]))
-                allowed[s] = unseen & ~barred
+                allowed[s] = unseen
+                for suit in iter_bits(view.voids[s]):
+                    allowed[s] &= ~follow[suit]
         hands = deal_unseen(unseen, others, allowed, rng)
         hands[view.seat] = view.hand
     dealt = [list(iter_bits(hands[s] | played[s])) for s in range(4)]
