@@ -26,7 +26,6 @@ from functools import cache
 import numpy as np
 
 from domino_env.encoders.base import Encoder, Slot, layout, register_encoder
-from domino_env.encoders.line_compact import scaled
 from domino_env.rules.texas42 import (
     HAND_SIZE,
     NUM_BID_ACTIONS,
@@ -101,19 +100,36 @@ def suits_in_force(declaration: int, config: Texas42Config) -> tuple[int, ...]:
     return declared_scheme(declaration, config).follow
 
 
-def _bits(mask: int, width: int) -> np.ndarray:
-    return np.array([mask >> i & 1 for i in range(width)], dtype=np.float32)
+class _Plan:
+    """Slot starts for one config, and the divisors of the scaled slots, computed once."""
+
+    def __init__(self, config: Texas42Config):
+        slots = compact_slots(config)
+        self.at = {s.name: s.start for s in slots}
+        self.num_bits = self.at["unseen"]  # every slot before "unseen" is 0/1
+        self.size = slots[-1].start + slots[-1].length
+        self.target = config.target_marks
+        scales = [HAND_SIZE] * (NUM_SUITS + SEATS + 2) + [POINTS_PER_HAND] * 2 + [self.target] * 2
+        self.scales = np.array(scales, np.float32)
+
+
+@cache
+def _plan(config: Texas42Config) -> _Plan:
+    return _Plan(config)
 
 
 def encode_compact(view: Texas42View) -> np.ndarray:
     """The compact observation of ``view.seat`` (the reference the batched engine must equal)."""
-    cfg, me = view.config, view.seat
-    lay = slot_slices(cfg)
-    obs = np.zeros(max(sl.stop for sl in lay.values()), np.float32)
+    return _encode(view, _plan(view.config))
 
-    def one_hot(name: str, seat: int) -> None:
-        if seat >= 0:
-            obs[lay[name].start + (seat - me) % SEATS] = 1
+
+def _encode(view: Texas42View, plan: _Plan) -> np.ndarray:
+    """Every 0/1 entry is gathered into one Python ``int`` and unpacked once (an assignment per
+    entry would cost more than the game step); the scaled entries are one float32 division."""
+    at, me = plan.at, view.seat
+
+    def one_hot(name: str, seat: int) -> int:
+        return 1 << (at[name] + (seat - me) % SEATS) if seat >= 0 else 0
 
     played = 0
     for tiles in view.played_by:
@@ -122,43 +138,40 @@ def encode_compact(view: Texas42View) -> np.ndarray:
     for hand in view.hands or ():
         known |= hand
     unknown = TILES.full_mask & ~known
-    obs[lay["hand"]] = _bits(view.hand, NUM_TILES)
-    obs[lay["unknown"]] = _bits(unknown, NUM_TILES)
-    obs[lay["played"]] = _bits(played, NUM_TILES)
+    bits = view.hand << at["hand"] | unknown << at["unknown"] | played << at["played"]
     for seat, tile in view.trick:
-        obs[lay["trick"].start + (seat - me) % SEATS * NUM_TILES + tile] = 1
+        bits |= 1 << (at["trick"] + (seat - me) % SEATS * NUM_TILES + tile)
     if view.phase == PLAY_PHASE:
-        one_hot("trick_leader", view.trick[0][0] if view.trick else view.to_act)
+        bits |= one_hot("trick_leader", view.trick[0][0] if view.trick else view.to_act)
     for r in range(1, SEATS):
-        start = lay["voids"].start + (r - 1) * NUM_SUITS
-        obs[start : start + NUM_SUITS] = _bits(view.voids[(me + r) % SEATS], NUM_SUITS)
+        bits |= view.voids[(me + r) % SEATS] << (at["voids"] + (r - 1) * NUM_SUITS)
     if view.phase <= PLAY_PHASE:
-        obs[lay["phase"].start + view.phase] = 1
-        one_hot("to_act", view.to_act)
-    one_hot("shaker", view.shaker)
+        bits |= 1 << (at["phase"] + view.phase) | one_hot("to_act", view.to_act)
     for seat, bid in enumerate(view.bids):
-        obs[lay["bids"].start + (seat - me) % SEATS * BID_CATEGORIES + bid + 1] = 1
-    one_hot("bidder", view.bidder)
-    one_hot("declarer", view.declarer)
+        bits |= 1 << (at["bids"] + (seat - me) % SEATS * BID_CATEGORIES + bid + 1)
+    bits |= one_hot("shaker", view.shaker) | one_hot("bidder", view.bidder)
+    bits |= one_hot("declarer", view.declarer) | one_hot("sitting_out", view.sitting_out)
     if view.declaration >= 0:
-        obs[lay["declaration"].start + view.declaration - TRUMP] = 1
-    one_hot("sitting_out", view.sitting_out)
+        bits |= 1 << (at["declaration"] + view.declaration - TRUMP)
     if view.hands is not None:
-        others = [view.hands[(me + r) % SEATS] for r in range(1, SEATS)]
-        obs[lay["open_hands"]] = np.concatenate([_bits(h, NUM_TILES) for h in others])
-    suits = suits_in_force(view.declaration, cfg)
-    obs[lay["unseen"]] = scaled([(unknown & s).bit_count() for s in suits], HAND_SIZE)
-    obs[lay["hand_sizes"]] = scaled([view.hand_sizes[(me + r) % SEATS] for r in range(SEATS)], HAND_SIZE)
+        for r in range(1, SEATS):
+            bits |= view.hands[(me + r) % SEATS] << (at["open_hands"] + (r - 1) * NUM_TILES)
+    num_bits = plan.num_bits
+    out = np.empty(plan.size, np.float32)
+    raw = np.frombuffer(bits.to_bytes((num_bits + 7) // 8, "little"), np.uint8)
+    out[:num_bits] = np.unpackbits(raw, count=num_bits, bitorder="little")
+
     mine = me % 2
     tricks = [0, 0]
     for winner in view.trick_winners:
         tricks[winner % 2 != mine] += 1
-    obs[lay["tricks"]] = scaled(tricks, HAND_SIZE)
-    obs[lay["points"]] = scaled([view.points[mine], view.points[1 - mine]], POINTS_PER_HAND)
-    target = cfg.target_marks
-    marks = [min(view.marks[mine], target), min(view.marks[1 - mine], target)]
-    obs[lay["marks"]] = scaled(marks, target)
-    return obs
+    counts = [(unknown & suit).bit_count() for suit in suits_in_force(view.declaration, view.config)]
+    counts += [view.hand_sizes[(me + r) % SEATS] for r in range(SEATS)]
+    counts += tricks
+    counts += (view.points[mine], view.points[1 - mine])
+    counts += (min(view.marks[mine], plan.target), min(view.marks[1 - mine], plan.target))
+    out[num_bits:] = np.array(counts, np.float32) / plan.scales  # the float32 division of ``scaled``
+    return out
 
 
 @register_encoder
@@ -171,5 +184,10 @@ class Texas42CompactEncoder(Encoder):
     def slots(self, config: Texas42Config) -> tuple[Slot, ...]:
         return compact_slots(config)
 
+    def __init__(self) -> None:
+        self._config: Texas42Config | None = None
+
     def encode(self, view: Texas42View) -> np.ndarray:
-        return encode_compact(view)
+        if view.config is not self._config:  # identity, not equality: hashing a config is slow
+            self._config, self._plan = view.config, _plan(view.config)
+        return _encode(view, self._plan)
