@@ -20,6 +20,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from domino_env.encoders.state import encode_state, state_space
 from domino_env.rules.errors import IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
@@ -148,6 +149,16 @@ class DominoAECEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+    @property
+    def state_space(self) -> gymnasium.spaces.Box:
+        """Space of ``state()`` (the same object on every call); subclasses set ``self.config``."""
+        return state_space(self.config)
+
+    def state(self) -> np.ndarray:
+        """Full-information state (every hand, the stock) for centralized critics, PettingZoo style;
+        never part of an observation. Layout: ``domino_env.encoders.state``."""
+        return encode_state(self.game)
 
     # ----- helpers -----------------------------------------------------------------------------
     def action_to_text(self, action: int) -> str:
