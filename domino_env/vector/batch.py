@@ -27,15 +27,20 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     Works on the packed mask: pick the ``r``-th set bit by halving each 64-bit word with popcounts,
     four times cheaper than a cumulative sum over the whole mask."""
     b, a = mask.shape
-    packed = np.zeros((b, -(-a // 64) * 8), np.uint8)
-    packed[:, : -(-a // 8)] = np.packbits(mask, axis=1, bitorder="little")
-    words = packed.view(np.uint64)
-    before = np.bitwise_count(words).cumsum(axis=1, dtype=np.int64)  # set bits up to each word
-    r = (rng.random(b) * before[:, -1]).astype(np.int64)
-    rows = np.arange(b)
-    w = (r[:, None] >= before).sum(axis=1)  # the word holding the r-th set bit
-    r -= np.where(w > 0, before[rows, w - 1], 0)
-    word = words[rows, w]
+    nw = -(-a // 64)
+    padded = np.zeros((b, 64 * nw), np.uint8)  # whole words per row: packbits runs twice as fast
+    padded[:, :a] = mask
+    words = np.packbits(padded, axis=1, bitorder="little").view(np.uint64)
+    counts = np.bitwise_count(words).astype(np.int64)
+    r = (rng.random(b) * counts.sum(axis=1)).astype(np.int64)
+    # Walk the (at most three) words with whole-batch selects, not a (B, W) search and 2-D gather.
+    word, count, w = words[:, 0], counts[:, 0], np.zeros(b, np.int64)
+    for j in range(1, nw):
+        ahead = r >= count
+        r -= ahead * count
+        word = np.where(ahead, words[:, j], word)
+        count = np.where(ahead, counts[:, j], count)
+        w += ahead
     pos = np.zeros(b, np.uint64)
     for width in (32, 16, 8, 4, 2, 1):
         below = np.bitwise_count((word >> pos) & np.uint64((1 << width) - 1)).astype(np.int64)
