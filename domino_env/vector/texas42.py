@@ -121,7 +121,15 @@ class VectorTexas42Game:
 
         b = num_envs
         self._ar = np.arange(b)
-        zeros = lambda *shape: np.zeros((b, *shape), np.int64)  # noqa: E731
+
+        def zeros(*shape: int) -> np.ndarray:
+            return np.zeros((b, *shape), np.int64)
+
+        # Per game, the fields of rules.texas42.Texas42Game: per seat its hand and voids (bit sets),
+        # its bid and its tile in the trick (-1: none); the hand's played tiles (bit set), phase,
+        # seat to act, shaker, winning bid/bidder, declarer, declaration, Nello partner (-1: none),
+        # scheme row, the trick's length, leader, suit led and best power/seat so far, and per team
+        # points and tricks this hand and marks this game. ``_legal``: the legal-action bit sets.
         self.hands, self.voids, self.bids, self.trick = zeros(SEATS), zeros(SEATS), zeros(SEATS), zeros(SEATS)
         self.points, self.tricks_won, self.marks = zeros(2), zeros(2), zeros(2)
         self.played, self.phase, self.seat, self.shaker = zeros(), zeros(), zeros(), zeros()
@@ -242,9 +250,7 @@ class VectorTexas42Game:
         won = np.where(made, self.bidder[g] & 1, 1 - (self.bidder[g] & 1))
         m = self._bid_marks[self.bid[g]]
         self.marks[g, won] += m
-        over = self.marks[g].max(axis=1) >= self.config.target_marks
-        if self.config.episode == "hand":
-            over[:] = True
+        over = (self.marks[g].max(axis=1) >= self.config.target_marks) | (self.config.episode == "hand")
         if self.reward == "win_loss":  # only at the episode's end, to the team with more marks
             won = np.where(self.marks[g, 0] > self.marks[g, 1], 0, 1)
             win, lose = np.where(over, 1.0, 0.0), np.where(over, -1.0, 0.0)
