@@ -278,8 +278,8 @@ class VectorTexas42Game:
         self._start_hands(g, self._dealer(g) if deals is None else np.asarray(deals, np.int64), shakers)
 
     def _start_hands(self, g: np.ndarray, deals: np.ndarray, shakers: np.ndarray) -> None:
-        if deals.shape != (g.size, NUM_TILES):
-            raise ValueError(f"deals must have shape ({g.size}, {NUM_TILES}), got {deals.shape}")
+        if deals.shape != (g.size, NUM_TILES) or (np.sort(deals, axis=1) != np.arange(NUM_TILES)).any():
+            raise ValueError(f"deals must be {g.size} permutations of the tile ids 0..27, got {deals!r}")
         self.hands[g] = self._tile_bits[deals].reshape(g.size, SEATS, HAND_SIZE).sum(axis=2)
         self.shaker[g] = shakers
         self.seat[g] = (shakers + 1) % SEATS

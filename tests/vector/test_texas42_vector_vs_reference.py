@@ -173,6 +173,14 @@ def test_given_deals_and_shakers_start_the_first_hand() -> None:
     np.testing.assert_array_equal(batch.mask[:, 0], [True, True])  # pass is legal for the first bidder
 
 
+def test_deals_must_be_permutations() -> None:
+    vec = VectorTexas42Game(2, seed=0)
+    deals = np.stack([np.arange(28), np.arange(28)])
+    deals[1, 0] = 27  # tile 27 dealt twice, tile 0 never
+    with pytest.raises(ValueError, match="permutations"):
+        vec.reset(deals=deals)
+
+
 def test_illegal_action_is_refused_and_names_the_legal_ones() -> None:
     vec = VectorTexas42Game(3, seed=0)
     batch = vec.reset()
