@@ -53,6 +53,11 @@ def about_to_block(view: LineView) -> bool:
     return (unseen & (ts.suit_mask[view.left_end] | ts.suit_mask[view.right_end])).bit_count() <= 1
 
 
+def _void_on(void: int, ends: tuple[int, int], suit_mask: tuple[int, ...]) -> bool:
+    """Whether a seat whose proven-absent tiles are ``void`` lacks either open end's number."""
+    return any(suit_mask[e] & ~void == 0 for e in ends)
+
+
 class GreedyLineAgent:
     """One-ply scoring of each placement by the tips; ties go to the lowest action id."""
 
@@ -73,13 +78,12 @@ class GreedyLineAgent:
             t = a >> 1
             rest = view.hand & ~(1 << t)
             ends = placement_ends(view, a)
-            end_tiles = ts.suit_mask[ends[0]] | ts.suit_mask[ends[1]]
             out[a] = (
                 pip_weight * ts.pips[t]
                 + w.double * ts.is_double(t)
                 + w.keep * sum((rest & ts.suit_mask[e]).bit_count() for e in ends)
-                + w.opponent_void * sum(bool(voids[s] & end_tiles) for s in opponents)
-                - w.partner_void * sum(bool(voids[s] & end_tiles) for s in partners)
+                + w.opponent_void * sum(_void_on(voids[s], ends, ts.suit_mask) for s in opponents)
+                - w.partner_void * sum(_void_on(voids[s], ends, ts.suit_mask) for s in partners)
             )
         return out
 

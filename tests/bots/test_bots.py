@@ -1,0 +1,181 @@
+"""Bots: legal moves in every variant, the greedy tips on scripted positions, determinized deals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from domino_env.bots import Agent, available_bots, make_bot
+from domino_env.bots.determinize import deal_unseen, line_voids, sample_line_world, sample_texas42_world
+from domino_env.bots.line import GreedyLineAgent, about_to_block
+from domino_env.rules.line import LineConfig, LineGame
+from domino_env.rules.texas42 import Texas42Config, Texas42Game
+from domino_env.tiles import DOUBLE_SIX
+
+LINE_VARIANTS = [
+    {"variant": "block"},
+    {"variant": "draw", "num_players": 3},
+    {"variant": "draw", "num_players": 2, "preset": "boardpan"},
+    {"variant": "block", "num_players": 4, "teams": True},
+    {"variant": "draw", "num_players": 4, "teams": True, "preset": "boardpan"},
+    {"variant": "block", "num_players": 3, "max_pips": 9},
+]
+TEXAS_VARIANTS = [{}, {"nello": "high", "sevens": True, "plunge": True, "forced_bid": True}]
+FAST = {"search": {"budget": 8}}
+
+
+def _play_line(options: dict, names: list[str], seed: int) -> LineGame:
+    cfg = LineConfig(target_score=None, **options)
+    game = LineGame(cfg, np.random.default_rng(seed))
+    agents = [make_bot("dominoes", n, **FAST.get(n, {})) for n in names]
+    rng = np.random.default_rng(seed + 1000)
+    while not game.is_terminal:
+        seat = game.current_player
+        action = agents[seat % len(agents)].act(game.view(seat), rng)
+        assert game.legal_mask() >> action & 1, game.action_to_text(action)
+        game.apply(action)
+    return game
+
+
+@pytest.mark.parametrize("options", LINE_VARIANTS)
+def test_line_bots_play_only_legal_moves(options: dict) -> None:
+    for seed in range(6):
+        _play_line(options, ["random", "greedy", "search", "greedy"], seed)
+
+
+@pytest.mark.parametrize("options", TEXAS_VARIANTS)
+def test_texas42_bots_play_only_legal_moves(options: dict) -> None:
+    cfg = Texas42Config.make(**options)
+    for seed in range(4):
+        game = Texas42Game(cfg, np.random.default_rng(seed))
+        names = ("search", "heuristic", "random", "heuristic")
+        agents = [make_bot("texas42", n, **FAST.get(n, {})) for n in names]
+        rng = np.random.default_rng(seed)
+        while not game.is_terminal:
+            seat = game.current_player
+            action = agents[seat].act(game.view(seat), rng)
+            assert game.legal_mask() >> action & 1
+            game.apply(action)
+
+
+def test_registry_names_and_errors() -> None:
+    assert {"random", "greedy", "search", "checkpoint"} <= set(available_bots("dominoes"))
+    assert available_bots("line") == available_bots("dominoes")
+    assert {"random", "heuristic", "search", "checkpoint"} <= set(available_bots("texas42"))
+    assert isinstance(make_bot("texas42", "heuristic"), Agent)
+    with pytest.raises(ValueError, match="available"):
+        make_bot("dominoes", "heuristic")
+    with pytest.raises(ValueError, match="unknown game"):
+        make_bot("chess", "random")
+    with pytest.raises(ValueError, match="budget"):
+        make_bot("dominoes", "search", budget=0)
+
+
+# ----- greedy tips on scripted positions --------------------------------------------------------
+def _position(hands: list[list[str]], moves: list[str], leader: int = 0, variant: str = "block",
+              stock: tuple[str, ...] = ()) -> LineGame:
+    cfg = LineConfig(variant=variant, target_score=None)
+    deal = {"hands": hands, "leader": leader, **({"stock": list(stock)} if stock else {})}
+    game = LineGame(cfg, np.random.default_rng(0), deal=deal)
+    for move in moves:
+        game.apply(game.action_from_text(move))
+    return game
+
+
+def _greedy_move(game: LineGame) -> str:
+    seat = game.current_player
+    return game.action_to_text(GreedyLineAgent().act(game.view(seat), np.random.default_rng(0)))
+
+
+def test_greedy_dumps_the_heaviest_tile_first() -> None:
+    game = _position([["6-5", "1-0", "2-2", "3-1"], ["4-4", "0-0", "3-3", "2-1"]], [])
+    assert _greedy_move(game) == "play 6-5 left"
+
+
+def test_greedy_keeps_the_ends_on_its_long_number() -> None:
+    # Seat 1 opens 5-2 (ends 2 and 5). 6-2 and 5-3 weigh 8 each; after 6-2 the ends are 6 and 5
+    # (seat 0 keeps two 6s and a 5), after 5-3 they are 2 and 3 (it holds neither).
+    game = _position([["2-6", "5-3", "6-1", "6-0", "4-1"], ["5-2", "0-0", "1-1", "4-4", "3-3"]],
+                     ["play 5-2 left"], leader=1)
+    assert _greedy_move(game) == "play 6-2 left"
+
+
+def test_greedy_prefers_a_double_to_an_equal_weight_single() -> None:
+    game = _position([["3-3", "4-2", "0-0"], ["5-5", "1-0", "0-2"]], [])
+    assert _greedy_move(game) == "play 3-3 left"
+
+
+def test_greedy_plays_to_a_number_its_opponent_passed_on() -> None:
+    # Seat 1 passes on ends 1 and 4. Later, at ends 1 and 3, seat 0 holds 1-2 and 3-0 (3 pips
+    # each, one matching tile kept either way): 3-0 keeps the 1 open, which seat 1 cannot answer.
+    game = _position([["4-1", "4-6", "1-2", "3-0", "5-5"], ["6-3", "2-2", "5-0"]],
+                     ["play 4-1 left", "pass", "play 4-6 right", "play 6-3 right"])
+    assert line_voids(game.view(0)) == {1: DOUBLE_SIX.suit_mask[1] | DOUBLE_SIX.suit_mask[4]}
+    assert _greedy_move(game) == "play 3-0 right"
+    scores = GreedyLineAgent().scores(game.view(0))
+    gain = scores[game.action_from_text("play 3-0 right")] - scores[game.action_from_text("play 1-2 left")]
+    assert gain == 4.0  # the opponent_void weight, nothing else differs
+
+
+def test_greedy_turns_to_shedding_pips_when_block_is_near() -> None:
+    # Seat 0 holds every 0 and opens 0-0; seat 1 passes. No unseen tile fits the ends: the round
+    # is about to block, so the pip weight jumps from 1 to 10 per pip and 6-0 goes first.
+    game = _position([["0-0", "6-0", "2-0", "3-0", "4-0", "5-0", "1-0"], ["1-1", "2-2", "1-2"]],
+                     ["play 0-0 left", "pass"])
+    assert about_to_block(game.view(0)) and not about_to_block(_position([["6-0"], ["1-1"]], []).view(0))
+    assert _greedy_move(game) == "play 6-0 left"
+    assert GreedyLineAgent().scores(game.view(0))[game.action_from_text("play 6-0 left")] == 60 + 7.5 + 4
+
+
+def test_greedy_draws_only_when_it_cannot_play() -> None:
+    stock = ("0-0", "1-1", "2-2", "5-5")
+    game = _position([["6-6", "1-0"], ["2-3", "4-5"]], ["play 6-6 left"], variant="draw", stock=stock)
+    assert _greedy_move(game) == "draw"
+    game = _position([["6-6", "1-0"], ["2-6", "4-5"]], ["play 6-6 left"], variant="draw", stock=stock)
+    assert _greedy_move(game) == "play 6-2 left"
+
+
+# ----- determinized deals ---------------------------------------------------------------------------
+def test_deal_unseen_respects_sizes_and_voids() -> None:
+    rng = np.random.default_rng(3)
+    unseen = (1 << 12) - 1
+    allowed = {1: 0b000000111111, 2: 0b111111000000}
+    for _ in range(50):
+        hands = deal_unseen(unseen, {1: 4, 2: 5}, allowed, rng)
+        assert hands[1].bit_count() == 4 and hands[2].bit_count() == 5
+        assert hands[1] & ~allowed[1] == 0 and hands[2] & ~allowed[2] == 0 and not hands[1] & hands[2]
+
+
+def test_sampled_worlds_match_the_view_and_never_the_hidden_hands() -> None:
+    rng = np.random.default_rng(0)
+    for seed in range(10):
+        cfg = LineConfig(variant="draw", num_players=3, target_score=None)
+        game = LineGame(cfg, np.random.default_rng(seed))
+        agents = GreedyLineAgent()
+        while not game.is_terminal:
+            seat = game.current_player
+            view = game.view(seat)
+            world = sample_line_world(view, rng)
+            assert world.hands[seat] == view.hand and world.current == seat
+            assert [h.bit_count() for h in world.hands] == list(view.hand_sizes)
+            assert (world.left, world.right) == (view.left_end, view.right_end)
+            assert len(world.stock) == view.stock_size
+            assert world.legal_mask() == view.legal_mask
+            for other, void in line_voids(view).items():
+                assert world.hands[other] & void == 0
+            game.apply(agents.act(view, rng))
+
+
+def test_texas42_worlds_replay_the_public_history() -> None:
+    rng = np.random.default_rng(0)
+    heuristic = make_bot("texas42", "heuristic")
+    for seed in range(10):
+        game = Texas42Game(Texas42Config(), np.random.default_rng(seed))
+        while not game.is_terminal:
+            seat = game.current_player
+            view = game.view(seat)
+            world = sample_texas42_world(view, rng)
+            mine = world.view(seat)
+            assert (mine.hand, mine.bids, mine.tricks, mine.trick, mine.legal_mask) == (
+                view.hand, view.bids, view.tricks, view.trick, view.legal_mask)
+            game.apply(heuristic.act(view, rng))
