@@ -95,6 +95,7 @@ class SingleAgentEnv(gymnasium.Env):
         inner = self.aec.observation_space(self._reward_agent)
         self.observation_space = inner["observation"] if flatten else inner
         self.action_space = self.aec.action_space(self._reward_agent)
+        self._last_mask = np.zeros(self.action_space.n, dtype=np.int8)  # nothing is legal before reset()
 
     def _opponents(self, game: str, spec: Any, n: int) -> dict[int, Agent]:
         others = [s for s in range(n) if s not in self.learner_seats]
@@ -112,10 +113,11 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict]:
         super().reset(seed=seed)
         self.aec.reset(seed=int(self.np_random.integers(2**63 - 1)), options=options)
-        reward, done = self._play_others()
+        _, done = self._play_others()
         if done:
             raise ValueError("the episode ended before the learner's first move (check the deal)")
-        return self._observe(), self._info()
+        obs = self._observe()
+        return obs, self._info()
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict]:
         if self._done():
@@ -123,11 +125,12 @@ class SingleAgentEnv(gymnasium.Env):
         self.aec.step(action)
         reward = self.aec.rewards[self._reward_agent]
         more, done = self._play_others()
-        return self._observe(), float(reward + more), done, False, self._info()
+        obs = self._observe()
+        return obs, float(reward + more), done, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner's seat to act, as booleans (sb3-contrib's MaskablePPO hook)."""
-        return self._mask().astype(bool)
+        return self._last_mask.astype(bool)
 
     def render(self) -> str | None:
         return self.aec.render()
@@ -153,14 +156,14 @@ class SingleAgentEnv(gymnasium.Env):
             return self._reward_agent
         return self.aec.possible_agents[self.aec.game.current_player]
 
-    def _mask(self) -> np.ndarray:
-        return self.aec.observe(self._acting_agent())["action_mask"]
-
     def _observe(self) -> Any:
+        """The acting learner seat's observation; remembers its mask (all zeros once the episode is
+        over, also after an illegal move, when the engine itself still has a seat to act)."""
         obs = self.aec.observe(self._acting_agent())
+        if self._done():
+            obs["action_mask"] = np.zeros_like(obs["action_mask"])
+        self._last_mask = obs["action_mask"]
         return obs["observation"] if self.flatten else obs
 
     def _info(self) -> dict:
-        info = dict(self.aec.infos[self._reward_agent])
-        info["action_mask"] = self._mask()
-        return info
+        return {**self.aec.infos[self._reward_agent], "action_mask": self._last_mask.copy()}

@@ -85,6 +85,15 @@ def test_team_learner_plays_both_partners_and_gets_the_team_reward():
     assert (reward, done) == (4.0, True)
 
 
+def test_an_illegal_action_ends_the_episode_with_the_penalty():
+    env = SingleAgentEnv("dominoes", illegal_penalty=2.0)
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    obs, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"], info["offender"]) == (-2.0, True, True, 0)
+    assert not env.action_masks().any() and not obs["action_mask"].any()
+
+
 def test_seeded_runs_replay_exactly():
     def run(seed):
         env = gymnasium.make("domino_env/Draw3p-v0", flatten=True)
