@@ -74,17 +74,8 @@ import numpy as np
 
 from domino_env.encoders.base import get_encoder
 from domino_env.envs.base import DominoAECEnv
+from domino_env.rewards import EPISODES, REWARDS, zero_sum
 from domino_env.rules.line import LineConfig, LineGame
-
-EPISODES = ("round", "match")
-REWARDS = ("zero_sum", "points", "win_loss")
-
-
-def zero_sum(side_values: list[float], sides: list[int]) -> np.ndarray:
-    """Per-seat ``v_k - mean of the other sides' v`` for seat sides ``sides``: sums to 0."""
-    others = len(side_values) - 1
-    total = sum(side_values)
-    return np.array([side_values[k] - (total - side_values[k]) / others for k in sides])
 
 
 class raw_env(DominoAECEnv):

@@ -20,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from domino_env.encoders.line_compact import compact_slots, scaled, slot_slices
-from domino_env.envs.dominoes_v0 import EPISODES, REWARDS
+from domino_env.rewards import EPISODES, REWARDS, zero_sum
 from domino_env.rules.line import LineConfig
 from domino_env.tiles import tile_set
 from domino_env.vector.batch import Batch
@@ -40,20 +40,25 @@ def _unpack(words: np.ndarray, num_bits: int) -> np.ndarray:
     return np.unpackbits(words.view(np.uint8), axis=-1, count=num_bits, bitorder="little")
 
 
-_INTERLEAVE = [(np.uint64(s), np.uint64(m)) for s, m in (
-    (16, 0x0000FFFF0000FFFF), (8, 0x00FF00FF00FF00FF), (4, 0x0F0F0F0F0F0F0F0F),
-    (2, 0x3333333333333333), (1, 0x5555555555555555),
-)]
+# _SPREAD16[x]: the 16 bits of x moved to the even bits of 32 (bit i -> bit 2i).
+_SPREAD16 = np.zeros(1 << 16, np.uint32)
+for _i in range(16):
+    _SPREAD16 |= ((np.arange(1 << 16, dtype=np.uint32) >> _i) & 1) << (2 * _i)
 
 
 def _spread(tiles: np.ndarray) -> np.ndarray:
     """Tile bit sets ``(B, W)`` -> action bit sets ``(B, 2W)`` with tile ``t`` at bit ``2t`` (side 0).
 
-    Each 32-bit half of a word is spread over a whole word by the usual bit interleave."""
-    x = np.stack([tiles & np.uint64(0xFFFFFFFF), tiles >> np.uint64(32)], axis=-1).reshape(tiles.shape[0], -1)
-    for shift, magic in _INTERLEAVE:
-        x = (x | (x << shift)) & magic
-    return x
+    One lookup per 16-bit chunk (a 256 KiB table) instead of five shift-and-mask passes."""
+    return _SPREAD16.take(tiles.view(np.uint16)).view(np.uint64)
+
+
+def _any(words: np.ndarray) -> np.ndarray:
+    """``(B, W)`` bit sets -> ``(B,)`` non-empty; a loop over the few words beats ``any(axis=1)``."""
+    out = words[:, 0] != 0
+    for w in range(1, words.shape[1]):
+        out |= words[:, w] != 0
+    return out
 
 
 class VectorLineGame:
@@ -97,15 +102,26 @@ class VectorLineGame:
         self._dealt = n * cfg.hand_size
         self._stock_end = t - cfg.draw_reserve if cfg.variant == "draw" else self._dealt
         self._draw_when_stuck = cfg.draw_policy == "when_stuck"
+        self._has_stock = self._stock_end > self._dealt  # else nobody ever draws: skip that work
 
         # Tile tables as arrays; row ``t`` (one past the last tile) is "no tile".
         nw = (t + 63) // 64
         self._full = _words(ts.full_mask, nw)
         self._tile_bits = np.stack([_words(1 << i, nw) for i in range(t)] + [np.zeros(nw, np.uint64)])
-        self._suit_bits = np.stack([_words(m, nw) for m in ts.suit_mask])
+        # Rows V and V + 1 are what the ends index while the line is empty: every tile / none fits.
+        v = self._n_numbers
+        suits = [_words(m, nw) for m in ts.suit_mask]
+        self._suit_bits = np.stack(suits + [self._full, np.zeros(nw, np.uint64)])
+        self._end_onehot = np.eye(v + 2, v, dtype=np.float32)  # one-hot rows; V and V + 1 are zeros
+        # _void_bits[m]: void set m (V bits) as V floats, so the voids slot is one table gather.
+        self._void_bits = _unpack(np.arange(1 << v, dtype=np.uint64)[:, None], v).astype(np.float32)
+        # _byte_pips[j, x]: pips of the tiles whose bits are set in byte value x at byte j of a set.
+        self._byte_pips = np.array([
+            [sum(ts.pips[8 * j + i] for i in range(8) if x >> i & 1 and 8 * j + i < t) for x in range(256)]
+            for j in range(-(-t // 8))
+        ])
         self._low = np.array(ts.low + (0,), dtype=np.int64)
         self._high = np.array(ts.high + (0,), dtype=np.int64)
-        self._pips = np.array(ts.pips, dtype=np.int64)
         # Lead rank for "highest double, else heaviest tile (ties by the higher high end)".
         self._lead_rank = np.array(
             [ts.is_double(i) * 10**4 + ts.pips[i] * 100 + ts.high[i] for i in range(t)]
@@ -113,14 +129,21 @@ class VectorLineGame:
         self._side = np.arange(n) % 2 if cfg.teams else np.arange(n)
         # _rotation[me, j] = (me + j) % n, the seat j places to the left of seat me.
         self._rotation = (np.arange(n)[:, None] + np.arange(n)) % n
-        self._void_shifts = (np.arange(1, n, dtype=np.uint64) - np.uint64(1)) * np.uint64(cfg.max_pips + 1)
+        self._next_seat = np.roll(np.arange(n), -1)  # a gather from this beats ``% n``
 
         b = num_envs
         self._ar = np.arange(b)
+        # Flat row offsets: 1-D gathers on flattened arrays are cheaper than 2-D fancy indexing.
+        self._base = self._ar * n
+        self._row_deal = self._ar * t
+        self._row_mask = self._ar * self.num_actions
+        self._row_obs = self._ar * self.obs_dim
         self.hands = np.zeros((b, n, nw), np.uint64)
+        self._hands_flat = self.hands.reshape(b * n, nw)  # a view: (game, seat) rows
         self.line = np.zeros((b, nw), np.uint64)
-        self.left = np.zeros(b, np.int64)
-        self.right = np.zeros(b, np.int64)
+        # The open ends; V and V + 1 while the line is empty (see ``_suit_bits``).
+        self.left = np.full(b, v, np.int64)
+        self.right = np.full(b, v + 1, np.int64)
         self.empty = np.ones(b, bool)
         self.deal = np.zeros((b, t), np.int64)
         self.ptr = np.zeros(b, np.int64)
@@ -144,8 +167,8 @@ class VectorLineGame:
         a = np.asarray(actions, dtype=np.int64)
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
-        ok = (a >= 0) & (a < self.num_actions)
-        ok[ok] = self._mask[ok.nonzero()[0], a[ok]]
+        # One flat gather; "clip" keeps out-of-range ids inside the array, and the range test refuses them.
+        ok = self._mask.reshape(-1).take(self._row_mask + a, mode="clip") & (a >= 0) & (a < self.num_actions)
         if not ok.all():
             g = int(np.flatnonzero(~ok)[0])
             raise ValueError(
@@ -153,38 +176,50 @@ class VectorLineGame:
                 f"legal: {np.flatnonzero(self._mask[g]).tolist()}"
             )
         t, n = self._n_tiles, self.num_players
-        play, draw, passed = a < 2 * t, a == 2 * t, a == 2 * t + 1
+        play, passed = a < 2 * t, a == 2 * t + 1
         tile = np.where(play, a >> 1, t)
         side = a & 1
-        seat = self.seat
-        fi = self._ar * n + seat
-        hands = self.hands.reshape(-1, self.hands.shape[-1])  # flat (game, seat) views
-        counts, voids = self.counts.reshape(-1), self.voids.reshape(-1)
+        seat, empty = self.seat, self.empty
+        fi = self._base + seat
+        hands, counts, voids = self._hands_flat, self.counts.reshape(-1), self.voids.reshape(-1)
 
         # Plays: the tile leaves the hand for the line, and the matched end takes its other half.
-        played = self._tile_bits[tile]
-        drawn = self._tile_bits[np.where(draw, self.deal[self._ar, np.minimum(self.ptr, t - 1)], t)]
-        hands[fi] = (hands[fi] & ~played) | drawn
+        played = self._tile_bits.take(tile, axis=0)
+        moved = played
+        if self._has_stock:
+            draw = a == 2 * t
+            nxt = self.deal.reshape(-1).take(self._row_deal + np.minimum(self.ptr, t - 1))
+            moved = played | self._tile_bits.take(np.where(draw, nxt, t), axis=0)
+        hands[fi] ^= moved  # a played tile is in the hand and a drawn one is not: one toggle does both
         self.line |= played
-        pips = self._low[tile] + self._high[tile]
-        left = np.where(self.empty, self._low[tile], np.where(side == 0, pips - self.left, self.left))
-        right = np.where(self.empty, self._high[tile], np.where(side == 1, pips - self.right, self.right))
-        self.left = np.where(play, left, self.left)
-        self.right = np.where(play, right, self.right)
-        end_numbers = np.where(self.empty, 0, (1 << self.left) | (1 << self.right))
-        self.empty &= ~play
-        counts[fi] += draw.astype(np.int64) - play
-        self.ptr += draw
+        low, high = self._low[tile], self._high[tile]
+        pips = low + high
+        # The opening (side 0 on an empty line) sets both ends; later plays replace the matched one.
+        self.left = np.where(play & (side == 0), np.where(empty, low, pips - self.left), self.left)
+        right = np.where(empty, high, pips - self.right)
+        self.right = np.where(play & ((side == 1) | empty), right, self.right)
+        self.empty = empty & ~play
+        held = counts[fi] - play
+        if self._has_stock:
+            held += draw
+            self.ptr += draw
+        counts[fi] = held
 
-        # Passes and draws: voids (see encoders.line_compact) and the run of passes.
-        new_void = np.where(passed, voids[fi] | end_numbers, voids[fi])
-        voids[fi] = np.where(draw, end_numbers if self._draw_when_stuck else 0, new_void)
+        # Passes and draws: voids (see encoders.line_compact) and the run of passes. Neither happens
+        # on an empty line, so the ends of those games are real numbers here.
+        ends = (1 << self.left) | (1 << self.right)
+        void = voids[fi] | np.where(passed, ends, 0)
+        if self._has_stock:
+            void = np.where(draw, ends if self._draw_when_stuck else 0, void)
+        voids[fi] = void
         self.streak = np.where(play, 0, self.streak + passed)
-        self.seat = np.where(draw, seat, (seat + 1) % n)
+        self.seat = self._next_seat.take(seat)
+        if self._has_stock:
+            self.seat = np.where(draw, seat, self.seat)
 
         rewards = np.zeros((self.num_envs, n), np.float32)
         done = np.zeros(self.num_envs, bool)
-        ended = np.flatnonzero((play & (counts[fi] == 0)) | (self.streak == n))
+        ended = np.flatnonzero((play & (held == 0)) | (self.streak == n))
         if ended.size:
             self._end_rounds(ended, seat[ended], play[ended], rewards, done)
         return self._batch(rewards, done)
@@ -212,6 +247,7 @@ class VectorLineGame:
         self.hands[games] = np.bitwise_or.reduce(dealt, axis=2)
         self.line[games] = 0
         self.empty[games] = True
+        self.left[games], self.right[games] = self._n_numbers, self._n_numbers + 1
         self.ptr[games] = self._dealt
         self.counts[games] = h
         self.voids[games] = 0
@@ -224,7 +260,8 @@ class VectorLineGame:
     ) -> None:
         """Score the rounds that ended (RULES.md 2.3), then deal on or start a new episode."""
         side = self._side
-        pips = _unpack(self.hands[games], self._n_tiles).astype(np.int64) @ self._pips  # (k, n)
+        held = self.hands[games].view(np.uint8)[..., : self._byte_pips.shape[0]]  # (k, n, bytes)
+        pips = self._byte_pips[np.arange(held.shape[-1]), held].sum(axis=-1)  # one lookup per byte
         low = pips.min(axis=1)
         lowest = pips == low[:, None]
         low_side = side[lowest.argmax(axis=1)]
@@ -237,7 +274,7 @@ class VectorLineGame:
         self.scores[games] += won * points[:, None]
         target = self.config.target_score
         over = np.ones(games.size, bool) if target is None else self.scores[games].max(axis=1) >= target
-        rewards[games] = self._rewards(points, won, over)
+        rewards[games] = self._rewards(points, winner, over)
         done[games] = over
         if over.any():
             self._new_matches(games[over])
@@ -245,16 +282,15 @@ class VectorLineGame:
         if later.size:
             self._start_rounds(later, self._dealer(later), (self.leader[later] + 1) % self.num_players)
 
-    def _rewards(self, points: np.ndarray, won: np.ndarray, over: np.ndarray) -> np.ndarray:
-        """``dominoes_v0``'s rewards, batched. Only the winning side scores, so its zero-sum
-        ``p_k - (sum_j p_j - p_k) / (K - 1)`` is ``p`` for the winners and ``-p / (K - 1)`` for the rest."""
-        value = points[:, None].astype(np.float64)
+    def _rewards(self, points: np.ndarray, winner: np.ndarray, over: np.ndarray) -> np.ndarray:
+        """``dominoes_v0``'s rewards for rounds that ended with ``points`` to side ``winner`` (-1: none)."""
+        side_values = np.zeros((winner.size, self.config.num_sides))
+        won = np.flatnonzero(winner >= 0)
+        # In a match only the round winner can have reached the target, so it won the episode.
+        side_values[won, winner[won]] = over[won] if self.reward == "win_loss" else points[won]
         if self.reward == "points":
-            return np.where(won, value, 0.0).astype(np.float32)
-        if self.reward == "win_loss":
-            # In a match only the round winner can have reached the target, so it won the episode.
-            value = np.where(over & won.any(axis=1), 1.0, 0.0)[:, None]
-        return np.where(won, value, 0.0 - value / (self.config.num_sides - 1)).astype(np.float32)
+            return side_values[:, self._side].astype(np.float32)
+        return zero_sum(side_values, self._side).astype(np.float32)
 
     # ----- observation and mask --------------------------------------------------------------
     def _batch(self, rewards: np.ndarray, done: np.ndarray) -> Batch:
@@ -263,56 +299,61 @@ class VectorLineGame:
 
     def _legal_mask(self) -> np.ndarray:
         t = self._n_tiles
-        hand = self.hands[self._ar, self.seat]
-        empty = self.empty[:, None]
-        on_left = np.where(empty, hand, hand & self._suit_bits[self.left])
-        on_right = np.where(empty, 0, hand & self._suit_bits[self.right])
-        playable = (on_left | on_right).any(axis=1)
-        can_draw = (self.ptr < self._stock_end) & ~self.empty  # the opening is always a tile
-        if self._draw_when_stuck:
-            can_draw &= ~playable
+        hand = self._hands_flat[self._base + self.seat]
+        # While the line is empty the ends index "every tile" and "no tile", so no select is needed.
+        on_left = hand & self._suit_bits.take(self.left, axis=0)
+        on_right = hand & self._suit_bits.take(self.right, axis=0)
+        playable = _any(on_left | on_right)
         words = _spread(on_left) | (_spread(on_right) << np.uint64(1))
         word, bit = divmod(2 * t, 64)  # draw and pass share a word: 2T is even, so bit <= 62
-        words[:, word] |= (can_draw.astype(np.uint64) << np.uint64(bit)) | (
-            (~playable & ~can_draw).astype(np.uint64) << np.uint64(bit + 1)
-        )
+        stuck = ~playable
+        if self._has_stock:
+            can_draw = (self.ptr < self._stock_end) & ~self.empty  # the opening is always a tile
+            if self._draw_when_stuck:
+                can_draw &= stuck
+            words[:, word] |= can_draw.astype(np.uint64) << np.uint64(bit)
+            stuck &= ~can_draw
+        words[:, word] |= stuck.astype(np.uint64) << np.uint64(bit + 1)
         return _unpack(words, self.num_actions).view(bool)
 
     def _observe(self) -> np.ndarray:
         """The compact observation of the seat to act (``encoders.line_compact``), whole batch.
 
-        Bit-set slots are unpacked in one go, one-hot slots are single scattered ones, and the voids
-        of all other seats are packed into one word (at most 3 x 13 bits) and unpacked."""
+        Bit-set slots are unpacked in one go, the ends, voids and one-hot counters come from small
+        tables or single scattered ones, and ``unseen`` is a popcount per word."""
         cfg, lay = self.config, slot_slices(self.config)
-        t, n, b, v = self._n_tiles, self.num_players, self.num_envs, self._n_numbers
-        rel = self._ar[:, None] * n + self._rotation[self.seat]  # flat (game, relative seat)
-        hands = self.hands.reshape(b * n, -1)
-        mine = hands[rel[:, 0]]
+        t, b, v = self._n_tiles, self.num_envs, self._n_numbers
+        seat = self.seat
+        rel = self._base[:, None] + self._rotation.take(seat, axis=0)  # flat (game, relative seat)
+        mine = self._hands_flat[rel[:, 0]]
         seen = mine | self.line
         if cfg.open_hands:
             seen = np.bitwise_or.reduce(self.hands, axis=1) | self.line
         unknown = self._full & ~seen
         obs = np.zeros((b, self.obs_dim), np.float32)
         obs[:, : 3 * t] = _unpack(np.stack([mine, self.line, unknown], axis=1), t).reshape(b, 3 * t)
+        obs[:, lay["left_end"]] = self._end_onehot.take(self.left, axis=0)
+        obs[:, lay["right_end"]] = self._end_onehot.take(self.right, axis=0)
+        # The pass streak is below n here (n passes end the round), and the leader is always set.
+        leader = self._rotation[0].take(self.leader - seat)  # (leader - seat) % n without a division
+        obs.reshape(-1)[np.concatenate([
+            self._row_obs + lay["pass_streak"].start + self.streak,
+            self._row_obs + lay["leader"].start + leader,
+        ])] = 1
 
-        row = self._ar * self.obs_dim
-        laid = ~self.empty
-        ones = [
-            (row + lay["left_end"].start + self.left)[laid],
-            (row + lay["right_end"].start + self.right)[laid],
-            row + lay["pass_streak"].start + self.streak,
-            row + lay["leader"].start + (self.leader - self.seat) % n,
-        ]
-        obs.reshape(-1)[np.concatenate(ones)] = 1
-
-        voids = self.voids.reshape(-1)[rel[:, 1:]].astype(np.uint64) << self._void_shifts
-        obs[:, lay["voids"]] = _unpack(np.bitwise_or.reduce(voids, axis=1)[:, None], (n - 1) * v)
-        unseen = np.bitwise_count(unknown[:, None, :] & self._suit_bits).sum(axis=2, dtype=np.int64)
+        voids = self.voids.reshape(-1).take(rel[:, 1:])
+        obs[:, lay["voids"]] = self._void_bits.take(voids, axis=0).reshape(b, -1)
+        # Per-word popcounts added up: a sum over the tiny word axis would cost ten times more.
+        unseen = np.bitwise_count(unknown[:, None, 0] & self._suit_bits[:v, 0])
+        for w in range(1, unknown.shape[1]):
+            unseen += np.bitwise_count(unknown[:, None, w] & self._suit_bits[:v, w])
         obs[:, lay["unseen"]] = scaled(unseen, v)
-        obs[:, lay["hand_sizes"]] = scaled(self.counts.reshape(-1)[rel], t)
-        obs[:, lay["stock"]] = scaled(self._stock_end - self.ptr, t)[:, None]
-        target = cfg.target_score or 1
-        obs[:, lay["scores"]] = scaled(np.minimum(self.scores.reshape(-1)[rel], target), target)
+        obs[:, lay["hand_sizes"]] = scaled(self.counts.reshape(-1).take(rel), t)
+        if self._has_stock:  # without a stock the slot stays 0
+            obs[:, lay["stock"]] = scaled(self._stock_end - self.ptr, t)[:, None]
+        if cfg.target_score is not None:  # one-round scores are reset before anyone observes them
+            target = cfg.target_score
+            obs[:, lay["scores"]] = scaled(np.minimum(self.scores.reshape(-1).take(rel), target), target)
         if cfg.open_hands:
-            obs[:, lay["open_hands"]] = _unpack(hands[rel[:, 1:]], t).reshape(b, -1)
+            obs[:, lay["open_hands"]] = _unpack(self._hands_flat[rel[:, 1:]], t).reshape(b, -1)
         return obs

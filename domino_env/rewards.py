@@ -1,0 +1,24 @@
+"""Episode and reward options of the line games (Block / Draw), and their zero-sum formula.
+
+Shared by ``envs.dominoes_v0`` (one game) and ``vector.line`` (a batch), so the batched engine
+validates the same options and pays the same rewards without importing PettingZoo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+EPISODES = ("round", "match")
+REWARDS = ("zero_sum", "points", "win_loss")
+
+
+def zero_sum(side_values: Sequence[float] | np.ndarray, sides: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Per-seat ``v_k - mean of the other sides' v`` for seat sides ``sides``: sums to 0.
+
+    ``side_values`` is one value per side, ``(K,)``, or a batch of them, ``(..., K)``; the result
+    has one entry per seat in ``sides`` (``(..., len(sides))``), as float64."""
+    values = np.asarray(side_values, dtype=np.float64)
+    mine = values[..., np.asarray(sides)]
+    return mine - (values.sum(axis=-1, keepdims=True) - mine) / (values.shape[-1] - 1)
