@@ -229,7 +229,8 @@ class VectorLineGame:
         return self._rng.random((games.size, self._n_tiles)).argsort(axis=1)
 
     def _new_matches(self, games: np.ndarray, deals: np.ndarray | None = None) -> None:
-        self.scores[games] = 0
+        if self.config.target_score is not None:  # one-round episodes never score (see _end_rounds)
+            self.scores[games] = 0
         deals = self._dealer(games) if deals is None else np.asarray(deals, dtype=np.int64)
         if self.config.first_leader == "random":
             leaders = self._rng.integers(self.num_players, size=games.size)
@@ -271,9 +272,12 @@ class VectorLineGame:
         opponents = side[None, :] != winner[:, None]
         points = np.where(winner >= 0, (pips * opponents).sum(axis=1) - own, 0)
         won = (side[None, :] == winner[:, None]) & (winner[:, None] >= 0)
-        self.scores[games] += won * points[:, None]
         target = self.config.target_score
-        over = np.ones(games.size, bool) if target is None else self.scores[games].max(axis=1) >= target
+        if target is None:  # one-round episodes: the match scores would be zeroed again at once
+            over = np.ones(games.size, bool)
+        else:
+            self.scores[games] += won * points[:, None]
+            over = self.scores[games].max(axis=1) >= target
         rewards[games] = self._rewards(points, winner, over)
         done[games] = over
         if over.any():
