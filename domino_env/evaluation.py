@@ -320,7 +320,8 @@ def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int
         results = map(_play_deal, deals)
         pool = None
     else:
-        pool = multiprocessing.get_context().Pool(workers, _init_worker, (setup, specs, seed))
+        # spawn, not fork: a forked child of a process that has run torch's thread pool can hang.
+        pool = multiprocessing.get_context("spawn").Pool(workers, _init_worker, (setup, specs, seed))
         results = pool.imap(_play_deal, deals)
     try:
         for deal_records in results:
