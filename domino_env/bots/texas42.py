@@ -27,7 +27,7 @@ from domino_env.rules.texas42 import (
     TRUMP_SUIT,
     Texas42Game,
     Texas42View,
-    _bid_value,
+    bid_value,
     declared_scheme,
 )
 from domino_env.tiles import iter_bits
@@ -55,8 +55,8 @@ def best_trump(hand: int) -> tuple[int, float]:
 
 def _lowest_bid(legal: int, value_at_least: int = 0) -> int | None:
     """The cheapest ordinary bid in ``legal`` worth at least ``value_at_least`` points."""
-    bids = [a for a in iter_bits(legal) if PASS < a < BID_PLUNGE and _bid_value(a) >= value_at_least]
-    return min(bids, key=_bid_value, default=None)
+    bids = [a for a in iter_bits(legal) if PASS < a < BID_PLUNGE and bid_value(a) >= value_at_least]
+    return min(bids, key=bid_value, default=None)
 
 
 class HeuristicTexas42Agent:
@@ -79,7 +79,7 @@ class HeuristicTexas42Agent:
         strength = best_trump(view.hand)[1]
         wish = max((value for need, value in BID_LADDER if strength >= need), default=0)
         bid = _lowest_bid(legal)
-        if bid is not None and _bid_value(bid) <= wish:
+        if bid is not None and bid_value(bid) <= wish:
             return bid
         return PASS if legal & 1 << PASS else _lowest_bid(legal)
 

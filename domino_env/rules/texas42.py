@@ -80,7 +80,7 @@ NELLO_DOUBLES = ("high", "low", "own_suit")
 EPISODES = ("hand", "game")
 
 
-def _bid_value(action: int) -> int:
+def bid_value(action: int) -> int:
     """Comparable size of a bid in points (1 mark = 42), 0 for a pass."""
     if action == PASS:
         return 0
@@ -89,6 +89,9 @@ def _bid_value(action: int) -> int:
     if action < BID_PLUNGE:
         return POINTS_PER_HAND * (action - BID_MARKS + 1)
     return POINTS_PER_HAND * (action - BID_PLUNGE + MIN_PLUNGE)
+
+
+_bid_value = bid_value  # the former private name, kept for existing importers
 
 
 def bid_marks(action: int) -> int:

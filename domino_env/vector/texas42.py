@@ -43,10 +43,10 @@ from domino_env.rules.texas42 import (
     TRUMP,
     TRUMP_FOLLOWME,
     Texas42Config,
-    _bid_value,
     bid_marks,
     declared_scheme,
 )
+from domino_env.rules.texas42 import bid_value as _bid_value
 from domino_env.vector.batch import Batch
 from domino_env.vector.line import Dealer
 
