@@ -60,9 +60,14 @@ class Encoder(ABC):
 
     def slot_table_markdown(self, config: Any) -> str:
         """The slot table as a Markdown table for the docs."""
-        rows = ["| slot | start | length | meaning |", "|---|---|---|---|"]
-        rows += [f"| `{s.name}` | {s.start} | {s.length} | {s.meaning} |" for s in self.slots(config)]
-        return "\n".join(rows)
+        return markdown_table(self.slots(config))
+
+
+def markdown_table(slots: tuple[Slot, ...]) -> str:
+    """Slots as a Markdown table (``docs/encoders.md`` is built from these)."""
+    rows = ["| slot | start | length | meaning |", "|---|---|---|---|"]
+    rows += [f"| `{s.name}` | {s.start} | {s.length} | {s.meaning} |" for s in slots]
+    return "\n".join(rows)
 
 
 def layout(parts: list[tuple[str, int, str]]) -> tuple[Slot, ...]:
