@@ -8,6 +8,7 @@ Reading: ``torch.load(weights_only=True)`` only rebuilds tensors and plain conta
 checkpoint must hold nothing else: the config as a plain dict, the pool as lists of dicts.
 
 A training checkpoint (``training.ppo``) holds: ``config`` (dict), ``obs_dim``, ``num_actions``,
+``observation_encoder`` (the encoder name its network reads, ``training.rollout.OBSERVATION_ENCODER``),
 ``model`` and ``optimizer`` state dicts, ``iteration``, ``global_step``, ``elapsed_s``, ``pool``
 (entries with snapshot weights and results) and ``history`` (per-iteration metrics). There is no
 separate RNG state: every random draw of iteration ``i`` comes from generators seeded with

@@ -20,9 +20,10 @@ from typing import Any
 
 import yaml
 
-SCRIPTED_OPPONENTS = ("random",)
-"""Scripted opponents that act from (observation, mask) alone. The view-based bots of
-``domino_env.bots`` need seat views, which the batched API does not expose."""
+SCRIPTED_OPPONENTS = {"dominoes": ("random", "greedy"), "texas42": ("random",)}
+"""Per game, the pool's scripted opponents: those that act from (observation, mask) alone
+(``training.scripted``); the view-based bots of ``domino_env.bots`` need seat views, which the
+batched API does not expose."""
 
 
 class ConfigError(ValueError):
@@ -102,7 +103,8 @@ class PoolConfig:
     max_snapshots: int = _field(8, ge=0)
     """snapshots kept; the oldest goes first"""
     scripted: list = _field(["random"])
-    """scripted opponents always in the pool (``random``: uniform over legal actions)"""
+    """scripted opponents always in the pool: ``random`` (uniform over legal actions), ``greedy``
+    (line games: ``bots.line`` greedy computed from the compact observation, ``training.scripted``)"""
     pfsp_power: float = _field(2.0, ge=0.0)
     """opponents are sampled with weight (their win rate against the learner) ** power"""
     result_ema: float = _field(0.05, gt=0.0, le=1.0)
@@ -205,9 +207,12 @@ def _validate(config: Config) -> None:
     sizes = config.network.hidden_sizes
     if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
         raise ConfigError(f"network.hidden_sizes: expected a non-empty list of positive ints, got {sizes!r}")
+    known = SCRIPTED_OPPONENTS[config.game.name]
     for name in config.pool.scripted:
-        if name not in SCRIPTED_OPPONENTS:
-            raise ConfigError(f"pool.scripted: unknown opponent {name!r}; known: {list(SCRIPTED_OPPONENTS)}")
+        if name not in known:
+            raise ConfigError(
+                f"pool.scripted: unknown opponent {name!r} for {config.game.name}; known: {list(known)}"
+            )
     if config.pool.latest_prob < 1.0 and not config.pool.scripted and config.pool.max_snapshots == 0:
         raise ConfigError("pool: no opponents (scripted empty and max_snapshots 0) but latest_prob < 1")
 

@@ -11,8 +11,8 @@ import numpy as np
 import torch
 
 from training.networks import ActorCritic
-from training.pool import random_actions
 from training.rollout import GameFactory, learner_score
+from training.scripted import random_actions
 
 
 def win_rate_vs_random(model: ActorCritic, make_game: GameFactory, sides: np.ndarray, num_games: int,
@@ -32,7 +32,7 @@ def win_rate_vs_random(model: ActorCritic, make_game: GameFactory, sides: np.nda
         mask = torch.as_tensor(batch.mask, device=device)
         learner_turn = torch.as_tensor(learner_seats[np.arange(num_games), batch.seat], device=device)
         greedy = model.act(obs, mask, greedy=True)
-        actions = torch.where(learner_turn, greedy, random_actions(mask, generator))
+        actions = torch.where(learner_turn, greedy, random_actions(obs, mask, generator))
         batch = game.step(actions.cpu().numpy())
         returns[~finished] += batch.rewards[~finished]
         ended = batch.done & ~finished

@@ -19,6 +19,7 @@ import torch
 
 from training.config import PoolConfig
 from training.networks import ActorCritic
+from training.scripted import ScriptedPolicy
 
 LATEST = -1
 """Opponent id meaning "the current learner plays every seat of this game"."""
@@ -40,15 +41,14 @@ class PoolEntry:
     state_dict: dict[str, torch.Tensor] | None = field(default=None, repr=False)
 
 
-def random_actions(mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
-    """The scripted ``random`` opponent: uniform over each row's legal actions."""
-    return torch.multinomial(mask.float(), 1, generator=generator).squeeze(-1)
-
-
 class OpponentPool:
-    def __init__(self, config: PoolConfig, make_network: Callable[[], ActorCritic]):
+    """``scripted`` maps each of ``config.scripted`` to its batched policy (``training.scripted``)."""
+
+    def __init__(self, config: PoolConfig, make_network: Callable[[], ActorCritic],
+                 scripted: dict[str, ScriptedPolicy]):
         self.config = config
         self._make_network = make_network
+        self._scripted = scripted
         self.entries = [PoolEntry(name, "scripted") for name in config.scripted]
         self._networks: dict[str, ActorCritic] = {}
 
@@ -67,8 +67,8 @@ class OpponentPool:
         for opponent in np.unique(ids):
             rows = torch.as_tensor(np.flatnonzero(ids == opponent), device=obs.device)
             entry = self.entries[opponent]
-            if entry.kind == "scripted":  # config validation admits only "random"
-                choice = random_actions(mask[rows], generator)
+            if entry.kind == "scripted":
+                choice = self._scripted[entry.name](obs[rows], mask[rows], generator)
             else:
                 choice = self._network(entry).act(obs[rows], mask[rows], generator=generator)
             actions[rows] = choice

@@ -36,7 +36,16 @@ from training.curves import plot_learning_curve
 from training.evaluate import periodic_evaluation
 from training.networks import ActorCritic
 from training.pool import LATEST, OpponentPool
-from training.rollout import GameFactory, assign_seats, game_factory, learner_score, per_seat_gae, seat_sides
+from training.rollout import (
+    OBSERVATION_ENCODER,
+    GameFactory,
+    assign_seats,
+    game_factory,
+    learner_score,
+    per_seat_gae,
+    seat_sides,
+)
+from training.scripted import make_scripted
 
 
 @dataclass
@@ -81,7 +90,8 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
 
     agent = new_network()
     optimizer = optim.Adam(agent.parameters(), lr=hp.lr, eps=1e-5)
-    pool = OpponentPool(config.pool, new_network)
+    pool = OpponentPool(config.pool, new_network,
+                        {name: make_scripted(name, config.game) for name in config.pool.scripted})
     iteration, global_step, elapsed_before, history = 0, 0, 0.0, []
     checkpoint_path = run_path / CHECKPOINT_NAME
     resumed = resume and checkpoint_path.exists()
@@ -99,6 +109,7 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
     def checkpoint_now() -> None:
         save_checkpoint(checkpoint_path, {
             "config": config.to_dict(), "obs_dim": obs_dim, "num_actions": num_actions,
+            "observation_encoder": OBSERVATION_ENCODER,
             "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
             "iteration": iteration, "global_step": global_step,
             "elapsed_s": elapsed_before + time.time() - start_time,

@@ -39,6 +39,11 @@ class VectorGame(Protocol):
     def step(self, actions: np.ndarray) -> Any: ...
 
 
+OBSERVATION_ENCODER = "compact"
+"""The encoder every training backend observes through: the batched engines fill the compact slots
+and the fallback builds its environments with it, so a checkpoint plays the same from either (and
+from a seat view, ``domino_env.bots.checkpoint``, which reads this name from the checkpoint)."""
+
 GameFactory = Callable[[int, int], VectorGame]
 """``factory(num_envs, seed)``: a fresh batch of games, all deals drawn from ``seed``."""
 
@@ -65,7 +70,9 @@ def game_factory(game: GameConfig) -> GameFactory:
     from domino_env.vector.fallback import FallbackVectorGame
 
     raw_env = importlib.import_module(env_module).raw_env
-    return lambda num_envs, seed: FallbackVectorGame(lambda: raw_env(**options), num_envs, seed=seed)
+    return lambda num_envs, seed: FallbackVectorGame(
+        lambda: raw_env(observation_encoder=OBSERVATION_ENCODER, **options), num_envs, seed=seed
+    )
 
 
 def seat_sides(game: GameConfig, num_players: int) -> np.ndarray:

@@ -4,7 +4,8 @@ For games or options the batched engines do not cover (yet): the trainer and the
 only speak the batched API (docs/architecture.md, "Batched engines"), and this adapter lets them
 run on any ``DominoAECEnv``. It steps the games one by one in Python, so it is orders of magnitude
 slower than a real batched engine; the observation is whatever encoder the environment was built
-with (the batched engines use the compact one).
+with (the trainer builds them with ``compact``, the batched engines' encoder, so a checkpoint works
+with either backend).
 """
 
 from __future__ import annotations
