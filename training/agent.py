@@ -1,8 +1,8 @@
 """A trained checkpoint as an agent: observation + legal mask in, action out.
 
 The evaluation harness and ``scripts/play.py`` wrap this into the bot interface (they own the
-view -> observation step); here the input is already the seat-relative observation of the game's
-default encoder, one row or a batch.
+view -> observation step); here the input is already the seat-relative observation, from the
+encoder the checkpoint names (``observation_encoder``), one row or a batch.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ class PolicyAgent:
     otherwise it samples, reproducibly from ``seed``."""
 
     def __init__(self, model: ActorCritic, config: Config, *, greedy: bool = True, seed: int = 0,
-                 device: str | torch.device = "cpu"):
+                 device: str | torch.device = "cpu", observation_encoder: str | None = None):
         self.model = model.to(device).eval()
         self.config = config
+        self.observation_encoder = observation_encoder  # None for checkpoints older than the field
         self.greedy = greedy
         self.device = torch.device(device)
         self._generator = torch.Generator(device=self.device).manual_seed(seed)
@@ -35,7 +36,7 @@ class PolicyAgent:
         config = from_dict(checkpoint["config"])
         model = ActorCritic(checkpoint["obs_dim"], checkpoint["num_actions"], config.network)
         model.load_state_dict(checkpoint["model"])
-        return cls(model, config, **kwargs)
+        return cls(model, config, observation_encoder=checkpoint.get("observation_encoder"), **kwargs)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int | np.ndarray:
         """Action for one observation ``(obs_dim,)`` (an int) or a batch ``(n, obs_dim)`` (an array).

@@ -1,9 +1,8 @@
 """A trained checkpoint as an ``Agent``: view -> observation -> ``training.agent.PolicyAgent``.
 
 torch is imported only when a checkpoint agent is made, so the scripted bots and the evaluation
-harness run without it. The observation encoder is the one whose size matches the checkpoint's
-network (the batched trainer observes through ``compact``, the PettingZoo fallback through
-``default``).
+harness run without it. The observation encoder is the one the checkpoint names (training records
+it); for older checkpoints without the name, the one whose size matches the network.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ class CheckpointAgent:
 
         self.policy = PolicyAgent.from_checkpoint(path, greedy=greedy)
         self.encoder_game = _ENCODER_GAME[game]
-        self.encoder_name = encoder
+        self.encoder_name = encoder or self.policy.observation_encoder  # None: an old checkpoint
         self._encoder: Any = None
 
     def _encoder_for(self, config: Any) -> Any:
