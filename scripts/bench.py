@@ -13,7 +13,10 @@ step), the bare engine, and ``raw_env`` with every option on playing whole games
 ``vector``: ``VectorLineGame`` stepping 4,096 games at once (random legal actions from the masks,
 the compact observation every step) for several line options, then ``VectorTexas42Game`` (standard,
 and every option with whole games), each one's ratio to OpenSpiel in the same run,
-and Block 2p throughput by batch size. Other games add a function to ``SECTIONS``.
+and Block 2p throughput by batch size.
+``encoders``: ``raw_env`` with each registered observation encoder (Block 2p, Texas 42 standard),
+then the time of one ``encode`` on prebuilt views as a fraction of one engine step.
+Other games add a function to ``SECTIONS``.
 """
 
 from __future__ import annotations
@@ -202,8 +205,65 @@ def vector_section(seconds: float) -> dict[str, Result]:
     return results
 
 
+def random_views(new_game: Callable[[], object], rng: np.random.Generator, count: int) -> list:
+    """Views of the seat to act along random games (built before timing, so encoders alone are timed)."""
+    views: list = []
+    while len(views) < count:
+        game = new_game()
+        while not game.is_terminal:
+            views.append(game.view(game.current_player))
+            legal = game.legal_actions()
+            game.apply(legal[rng.integers(len(legal))])
+    return views
+
+
+def encoders_section(seconds: float) -> dict[str, Result]:
+    """Every registered encoder through ``raw_env`` (Block 2p, Texas 42 standard), then the cost of one
+    ``encode`` against one engine step (``legal_actions`` + ``apply``)."""
+    from domino_env import dominoes_v0, texas42_v0
+    from domino_env.encoders.base import available_encoders, get_encoder
+    from domino_env.rules.line import LineConfig, LineGame
+    from domino_env.rules.texas42 import Texas42Config, Texas42Game
+
+    rng = np.random.default_rng(0)
+    line_config, texas42_config = LineConfig(target_score=None), Texas42Config()
+    games = {
+        "line": (dominoes_v0.raw_env, lambda: LineGame(line_config, rng)),
+        "texas42": (texas42_v0.raw_env, lambda: Texas42Game(texas42_config, rng)),
+    }
+    results, costs = {}, []
+    for game, (make_env, new_game) in games.items():
+
+        def engine_game(new_game: Callable = new_game) -> int:
+            state, steps = new_game(), 0
+            while not state.is_terminal:
+                legal = state.legal_actions()
+                state.apply(legal[rng.integers(len(legal))])
+                steps += 1
+            return steps
+
+        _games, steps, elapsed = timed(engine_game, seconds)
+        step_cost = elapsed / steps
+        views = random_views(new_game, rng, 2000)
+        for name in available_encoders(game):
+            results[f"{game} raw_env, {name}"] = timed(
+                aec_games(lambda m=make_env, n=name: m(observation_encoder=n), rng), seconds
+            )
+            encoder, calls, start = get_encoder(game, name), 0, time.perf_counter()
+            while (spent := time.perf_counter() - start) < seconds:
+                for view in views:
+                    encoder.encode(view)
+                calls += len(views)
+            costs.append((f"{game} {name}", spent / calls, spent / calls / step_cost))
+    print("\none encode (views built beforehand) against one engine step (legal_actions + apply):")
+    for name, cost, ratio in costs:
+        print(f"  {name:<20} {cost * 1e6:>7.1f} us {ratio:>6.2f} steps")
+    return results
+
+
 SECTIONS: dict[str, Callable[[float], dict[str, Result]]] = {
     "line": line_section, "texas42": texas42_section, "vector": vector_section,
+    "encoders": encoders_section,
 }
 
 
