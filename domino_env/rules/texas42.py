@@ -618,7 +618,9 @@ class Texas42Game:
         other = copy.copy(self)
         for name in _LIST_FIELDS:
             setattr(other, name, list(getattr(self, name)))
-        other.rng = copy.deepcopy(self.rng)
+        bit_generator = type(self.rng.bit_generator)()
+        bit_generator.state = self.rng.bit_generator.state  # much cheaper than deepcopy (as in LineGame)
+        other.rng = np.random.Generator(bit_generator)
         other.last_result = copy.deepcopy(self.last_result)
         return other
 
