@@ -14,7 +14,39 @@ import numpy as np
 
 from domino_env.encoders.base import Encoder, Slot, layout, register_encoder
 from domino_env.rules.line import LineConfig, LineView
-from domino_env.tiles import iter_bits
+
+
+class _Plan:
+    """Bit offsets for one config, per observing seat, so ``encode`` only shifts and ors.
+
+    Every 0/1 slot is one bit of a Python ``int`` unpacked once by numpy; the few scaled counts
+    (``hand_sizes``, ``stock``, ``draws`` are one contiguous run, then ``scores``) are written after.
+    """
+
+    def __init__(self, cfg: LineConfig):
+        at = _starts(cfg)
+        n, num_tiles, numbers = cfg.num_players, cfg.tiles.num_tiles, cfg.max_pips + 1
+        self.size = _size(cfg)
+        # fraction[k] = k / T for every count a round can reach (sizes, stock, draws never exceed T).
+        self.fraction = tuple(k / num_tiles for k in range(num_tiles + 1))
+        self.target = cfg.target_score or cfg.tiles.total_pips
+        relative = [[(seat - me) % n for seat in range(n)] for me in range(n)]
+        # per_seat[me][seat]: offsets of (line_by_seat, passed_on, all_hands) blocks for that seat.
+        line_at, passed_at, hands_at = at["line_by_seat"], at["passed_on"], at.get("all_hands", 0)
+        self.per_seat = tuple(
+            tuple((line_at + r * num_tiles, passed_at + r * numbers, hands_at + r * num_tiles) for r in rel)
+            for rel in relative
+        )
+        # one_hot[name][me][seat]: the single bit marking ``seat`` in a relative-seat slot.
+        self.one_hot = {
+            name: tuple(tuple(1 << (at[name] + r) for r in rel) for rel in relative)
+            for name in ("to_act", "leader")
+        }
+        self.seat_bit = tuple(1 << (at["seat"] + me) for me in range(n))
+        self.team_at, self.hand_at, self.passes_at = at["team"], at["hand"], at["passes_in_row"]
+        self.left_at, self.right_at, self.empty_bit = at["left_end"], at["right_end"], 1 << at["empty_table"]
+        # _slots lays out hand_sizes, stock and draws back to back: one slice assignment fills them.
+        self.counts_at, self.counts_end, self.scores_at = at["hand_sizes"], at["draws"] + n, at["scores"]
 
 
 @register_encoder
@@ -23,55 +55,47 @@ class DefaultLineEncoder(Encoder):
 
     name = "default"
     game = "line"
-    _config: LineConfig | None = None  # the config of the last view, to skip hashing it each step
+
+    def __init__(self) -> None:
+        self._config: LineConfig | None = None
+        self._plan: _Plan | None = None
 
     def slots(self, config: LineConfig) -> tuple[Slot, ...]:
         return _slots(config)
 
     def encode(self, view: LineView) -> np.ndarray:
-        cfg = view.config
-        if cfg is not self._config:
-            self._config, self._at, self._size = cfg, _starts(cfg), _size(cfg)
-        at = self._at
-        n, me = cfg.num_players, view.seat
-        num_tiles = cfg.tiles.num_tiles
-        numbers = cfg.max_pips + 1
-        ones = [at["hand"] + t for t in iter_bits(view.hand)]  # entries set to 1, filled in one go
-        line = at["line_by_seat"]
-        ones += [line + ((seat - me) % n) * num_tiles + t for t, seat, _side in view.line]
+        if view.config is not self._config:  # identity, not equality: hashing a config is slow
+            self._config, self._plan = view.config, _Plan(view.config)
+        plan = self._plan
+        me = view.seat
+        bits = view.hand << plan.hand_at | plan.seat_bit[me] | 1 << (plan.passes_at + view.passes_in_row)
+        for (line_at, passed_at, _), played, passed in zip(
+            plan.per_seat[me], view.played_by, view.passed_on, strict=True
+        ):
+            bits |= played << line_at | passed << passed_at
         if view.left_end >= 0:
-            ones += (at["left_end"] + view.left_end, at["right_end"] + view.right_end)
+            bits |= 1 << (plan.left_at + view.left_end) | 1 << (plan.right_at + view.right_end)
         else:
-            ones.append(at["empty_table"])
-        draws = [0] * n
-        passed = at["passed_on"]
-        draw_action = 2 * num_tiles
-        for seat, action, left, right in view.history:
-            r = (seat - me) % n
-            if action == draw_action:
-                draws[r] += 1
-            elif action == draw_action + 1:
-                ones += (passed + r * numbers + left, passed + r * numbers + right)
-        ones.append(at["passes_in_row"] + view.passes_in_row)
+            bits |= plan.empty_bit
         if view.current_player is not None:
-            ones.append(at["to_act"] + (view.current_player - me) % n)
-        ones += (at["leader"] + (view.leader - me) % n, at["seat"] + me)
+            bits |= plan.one_hot["to_act"][me][view.current_player]
+        bits |= plan.one_hot["leader"][me][view.leader]
         if view.team is not None:
-            ones.append(at["team"] + view.team)
+            bits |= 1 << (plan.team_at + view.team)
         if view.hands is not None:
-            for seat, h in enumerate(view.hands):
-                base = at["all_hands"] + ((seat - me) % n) * num_tiles
-                ones += [base + t for t in iter_bits(h)]
-        target = cfg.target_score or cfg.tiles.total_pips
-        index = ones + [at["hand_sizes"] + r for r in range(n)] + [at["draws"] + r for r in range(n)]
-        index += [at["scores"] + r for r in range(n)] + [at["stock"], at["stock"] + 1, at["stock"] + 2]
-        order = [(me + r) % n for r in range(n)]  # the seat at each relative position
-        values = [1.0] * len(ones) + [view.hand_sizes[s] / num_tiles for s in order]
-        values += [min(d / num_tiles, 1.0) for d in draws]
-        values += [min(view.scores[s] / target, 1.0) for s in order]
-        values += (view.drawable / num_tiles, view.stock_size / num_tiles, view.out_of_play / num_tiles)
-        out = np.zeros(self._size, dtype=np.float32)
-        out[index] = values  # one numpy call: per-entry assignment dominates the cost otherwise
+            for (_, _, hands_at), hand in zip(plan.per_seat[me], view.hands, strict=True):
+                bits |= hand << hands_at
+        size = plan.size
+        raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+        out = np.unpackbits(raw, count=size, bitorder="little").astype(np.float32)
+        # Per-seat values rotated to relative order by slicing: seat me first.
+        counts = view.hand_sizes[me:] + view.hand_sizes[:me]
+        counts += (view.drawable, view.stock_size, view.out_of_play) + view.draws[me:] + view.draws[:me]
+        fraction = plan.fraction
+        out[plan.counts_at : plan.counts_end] = [fraction[k] for k in counts]
+        if any(view.scores):  # the unpacked bits already left the score slots at 0
+            target, scores = plan.target, view.scores[me:] + view.scores[:me]
+            out[plan.scores_at : plan.scores_at + len(scores)] = [min(x / target, 1.0) for x in scores]
         return out
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -154,14 +154,19 @@ class RoundResult:
     round_points: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class LineView:
+class LineView(NamedTuple):
     """What seat ``seat`` may know (RULES.md 4). Hands are bit sets over the canonical tile index.
 
     ``line`` lists ``(tile, seat, side)`` in the order played. ``history`` lists this round's events
     ``(seat, action, left_end, right_end)`` with the open ends *before* the event (-1 on an empty
     table), so a pass carries the ends it passed on; a draw is the draw action id, never the tile.
+    ``played_by``, ``passed_on`` and ``draws`` summarise this round's public history per seat (the
+    tiles it played, the numbers that were an open end when it passed, how many tiles it drew), kept
+    up to date by the engine so encoders need not replay ``history``.
     ``hands`` is every hand only with ``open_hands``; otherwise ``None``.
+
+    A NamedTuple (immutable, and built positionally in ``LineGame.view``) because a view is made
+    at every step: a frozen dataclass took longer to build than the engine took to move.
     """
 
     config: LineConfig
@@ -182,7 +187,16 @@ class LineView:
     passes_in_row: int
     history: tuple[tuple[int, int, int, int], ...]
     scores: tuple[int, ...]
-    hands: tuple[int, ...] | None = field(default=None)
+    played_by: tuple[int, ...]
+    passed_on: tuple[int, ...]
+    draws: tuple[int, ...]
+    hands: tuple[int, ...] | None = None
+
+
+# Mutable per-state lists a clone must copy.
+_LIST_FIELDS = (
+    "hands", "stock", "line", "history", "scores", "results", "_actions", "played_by", "passed_on", "draws",
+)
 
 
 def _spread(mask: int) -> int:
@@ -202,7 +216,7 @@ class LineGame:
         "config", "tiles", "num_players", "num_actions", "draw_action", "pass_action", "rng",
         "hands", "stock", "out_of_play", "left", "right", "line", "current", "leader", "passes",
         "history", "scores", "results", "round_index", "_terminal", "_deal", "_actions", "_round_start",
-        "_mask",
+        "_mask", "played_by", "passed_on", "draws",
     )
 
     def __init__(self, config: LineConfig, rng: np.random.Generator, deal: Mapping[str, Any] | None = None):
@@ -300,6 +314,9 @@ class LineGame:
         self.line: list[tuple[int, int, int]] = []
         self.history: list[tuple[int, int, int, int]] = []
         self.passes = 0
+        self.played_by = [0] * self.num_players  # per seat: tiles it played this round
+        self.passed_on = [0] * self.num_players  # per seat: numbers that were an open end at its passes
+        self.draws = [0] * self.num_players  # per seat: tiles it drew this round
         self._mask = -1
         self._deal = {"hands": [list(h) for h in hands], "stock": list(self.stock), "leader": leader}
         self._actions: list[int] = []
@@ -365,8 +382,10 @@ class LineGame:
         self._actions.append(action)
         if action == self.draw_action:
             self.hands[s] |= 1 << self.stock.pop(0)
+            self.draws[s] += 1
             return
         if action == self.pass_action:
+            self.passed_on[s] |= 1 << self.left | 1 << self.right
             self.passes += 1
             if self.passes == self.num_players:
                 self._end_round("blocked", s)
@@ -382,6 +401,7 @@ class LineGame:
         else:
             self.right = high if low == self.right else low
         self.hands[s] ^= 1 << t
+        self.played_by[s] |= 1 << t
         self.line.append((t, s, side))
         self.passes = 0
         if self.hands[s] == 0:
@@ -524,33 +544,38 @@ class LineGame:
     def view(self, seat: int) -> LineView:
         """What ``seat`` may know (RULES.md 4); nothing else of the state reaches encoders or bots."""
         cfg = self.config
+        current = None if self._terminal else self.current
+        # Positional, in LineView's field order: keywords cost several times more per step.
         return LineView(
-            config=cfg,
-            seat=seat,
-            team=seat % 2 if cfg.teams else None,
-            hand=self.hands[seat],
-            legal_mask=self.legal_mask() if seat == self.current_player else 0,
-            current_player=self.current_player,
-            leader=self.leader,
-            round_index=self.round_index,
-            left_end=self.left,
-            right_end=self.right,
-            line=tuple(self.line),
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
-            stock_size=len(self.stock),
-            drawable=self.drawable,
-            out_of_play=self.out_of_play.bit_count(),
-            passes_in_row=self.passes,
-            history=tuple(self.history),
-            scores=tuple(self.scores),
-            hands=tuple(self.hands) if cfg.open_hands else None,
+            cfg,  # config
+            seat,  # seat
+            seat % 2 if cfg.teams else None,  # team
+            self.hands[seat],  # hand
+            self.legal_mask() if seat == current else 0,  # legal_mask
+            current,  # current_player
+            self.leader,  # leader
+            self.round_index,  # round_index
+            self.left,  # left_end
+            self.right,  # right_end
+            tuple(self.line),  # line
+            tuple([h.bit_count() for h in self.hands]),  # hand_sizes
+            len(self.stock),  # stock_size
+            self.drawable,  # drawable
+            self.out_of_play.bit_count(),  # out_of_play
+            self.passes,  # passes_in_row
+            tuple(self.history),  # history
+            tuple(self.scores),  # scores
+            tuple(self.played_by),  # played_by
+            tuple(self.passed_on),  # passed_on
+            tuple(self.draws),  # draws
+            tuple(self.hands) if cfg.open_hands else None,  # hands
         )
 
     # ----- copies and saved games --------------------------------------------------------------
     def clone(self) -> LineGame:
         """An independent copy (its own generator state too)."""
         new = copy.copy(self)
-        for name in ("hands", "stock", "line", "history", "scores", "results", "_actions"):
+        for name in _LIST_FIELDS:
             setattr(new, name, list(getattr(self, name)))
         bit_generator = type(self.rng.bit_generator)()
         bit_generator.state = self.rng.bit_generator.state  # much cheaper than deepcopy

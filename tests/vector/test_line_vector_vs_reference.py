@@ -163,7 +163,7 @@ def test_given_deals_start_the_first_round() -> None:
 def _view(history: list[tuple[int, int, int, int]], **config: object) -> LineView:
     cfg = LineConfig(variant="draw", num_players=3, target_score=None, **config)
     game = LineGame(cfg, np.random.default_rng(0))
-    return LineView(**{**game.view(0).__dict__, "history": tuple(history)})
+    return game.view(0)._replace(history=tuple(history))
 
 
 def test_voids_from_passes_and_draws() -> None:
