@@ -129,6 +129,16 @@ class Config:
     """iterations between evaluations against the random policy"""
     eval_games: int = _field(512, ge=1)
     """games per evaluation"""
+    harness_every: int = _field(0, ge=0)
+    """every N-th evaluation (and the last) also plays duplicate deals against the bots through
+    ``domino_env.evaluation``, with 95% intervals (0 = never; slower than the batched evaluation)"""
+    harness_deals: int = _field(200, ge=1)
+    """duplicate deals per harness evaluation and opponent"""
+    harness_opponents: list = _field([])
+    """bots the harness evaluation plays (``make_bot`` specs such as ``search:budget=20``); empty:
+    ``greedy`` for line games, ``heuristic`` for Texas 42"""
+    harness_workers: int = _field(1, ge=1)
+    """processes for the harness evaluation (1: in the training process)"""
     checkpoint_interval: int = _field(10, ge=1)
     """iterations between checkpoints (a final one is always written)"""
     game: GameConfig = field(default_factory=GameConfig)
@@ -212,6 +222,15 @@ def _validate(config: Config) -> None:
         if name not in known:
             raise ConfigError(
                 f"pool.scripted: unknown opponent {name!r} for {config.game.name}; known: {list(known)}"
+            )
+    from domino_env.bots import available_bots
+    from domino_env.evaluation import AgentSpec
+
+    bots = available_bots(config.game.name)
+    for spec in config.harness_opponents:
+        if not isinstance(spec, str) or AgentSpec.parse(spec).bot not in bots:
+            raise ConfigError(
+                f"harness_opponents: unknown bot {spec!r} for {config.game.name}; known: {bots}"
             )
     if config.pool.latest_prob < 1.0 and not config.pool.scripted and config.pool.max_snapshots == 0:
         raise ConfigError("pool: no opponents (scripted empty and max_snapshots 0) but latest_prob < 1")

@@ -1,18 +1,29 @@
-"""The periodic evaluation hook of the training loop.
+"""The periodic evaluation hooks of the training loop.
 
-For now: the greedy learner against the uniformly random policy on fresh batched games. The
-evaluation harness of issue 5 (scripted bots, duplicate deals, confidence intervals) will replace
-the body of ``periodic_evaluation``; the loop only relies on its signature and its dict of scalars.
+- ``win_rate_vs_random`` (every ``eval_interval`` iterations): the greedy learner against uniform
+  random play on fresh batched games. Cheap, so it runs often; a sanity check, not a benchmark.
+- ``harness_evaluation`` (every ``harness_every``-th of those): the learner, saved as a checkpoint,
+  against the scripted bots through ``domino_env.evaluation``: duplicate deals, seats rotated,
+  95% intervals over deals. Slower (the bots play on seat views, one game at a time), so it runs
+  on a small number of deals; the benchmarks in README use ``scripts/evaluate.py`` on many more.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import torch
 
+from domino_env.evaluation import GameSetup, evaluate
+from training.checkpoints import save_checkpoint
+from training.config import Config
 from training.networks import ActorCritic
-from training.rollout import GameFactory, learner_score
+from training.rollout import OBSERVATION_ENCODER, GameFactory, learner_score
 from training.scripted import random_actions
+
+HARNESS_OPPONENTS = {"dominoes": ("greedy",), "texas42": ("heuristic",)}
+"""Bots the harness evaluation plays against when ``harness_opponents`` is empty."""
 
 
 def win_rate_vs_random(model: ActorCritic, make_game: GameFactory, sides: np.ndarray, num_games: int,
@@ -41,7 +52,32 @@ def win_rate_vs_random(model: ActorCritic, make_game: GameFactory, sides: np.nda
     return float(scores.mean())
 
 
-def periodic_evaluation(model: ActorCritic, make_game: GameFactory, sides: np.ndarray, num_games: int,
-                        seed: int, device: torch.device) -> dict[str, float]:
-    """Scalars logged under ``charts/`` every ``eval_interval`` iterations (the issue-5 hook)."""
-    return {"eval_win_rate_vs_random": win_rate_vs_random(model, make_game, sides, num_games, seed, device)}
+def harness_evaluation(model: ActorCritic, config: Config, global_step: int) -> dict[str, float]:
+    """The learner against each harness opponent on ``config.harness_deals`` duplicate deals.
+
+    The weights go to ``<run>/eval/policy.pt`` (a checkpoint the ``checkpoint`` bot loads); each
+    opponent's full result goes to ``<run>/eval/step_<global_step>_vs_<bot>.json`` / ``.md``. Returns
+    the learner's win rate and mean margin per round with their 95% intervals, per opponent.
+    """
+    out = config.run_path / "eval"
+    policy = out / "policy.pt"
+    save_checkpoint(policy, {
+        "config": config.to_dict(), "obs_dim": model.obs_dim, "num_actions": model.num_actions,
+        "observation_encoder": OBSERVATION_ENCODER,
+        "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
+    })
+    setup = GameSetup(config.game.name, dict(config.game.options))
+    opponents = config.harness_opponents or HARNESS_OPPONENTS[config.game.name]
+    scalars = {}
+    for bot in opponents:
+        result = evaluate(setup, [f"learner=checkpoint:path={policy}", bot], config.harness_deals,
+                          seed=config.seed, workers=config.harness_workers)
+        stem = Path(out, f"step_{global_step}_vs_{bot.replace(':', '_').replace('=', '_')}")
+        stem.with_suffix(".json").write_text(result.to_json())
+        stem.with_suffix(".md").write_text(result.to_markdown())
+        learner = result.summary[0]
+        for stat in ("win_rate", "margin"):
+            mean, low, high = learner[stat]
+            scalars.update({f"harness_{stat}_vs_{bot}": mean, f"harness_{stat}_vs_{bot}_low": low,
+                            f"harness_{stat}_vs_{bot}_high": high})
+    return scalars

@@ -7,7 +7,8 @@ Each iteration:
    opponents act elsewhere, in batch;
 3. GAE along each seat's own decisions (``rollout.per_seat_gae``);
 4. the clipped PPO update over the learner's complete transitions, masked logits in the loss;
-5. pool snapshot, evaluation hook, TensorBoard and progress bar, checkpoint.
+5. pool snapshot, evaluations (batched vs random; every ``harness_every``-th also duplicate deals
+   against the bots), TensorBoard and progress bar, checkpoint.
 
 Determinism: every random draw of iteration ``i`` (deals, opponents, seats, actions, minibatch
 order, evaluation) comes from generators seeded with ``(config.seed, i)``, and games do not carry
@@ -33,7 +34,7 @@ from tqdm import tqdm
 from training.checkpoints import CHECKPOINT_NAME, load_checkpoint, save_checkpoint
 from training.config import Config
 from training.curves import plot_learning_curve
-from training.evaluate import periodic_evaluation
+from training.evaluate import harness_evaluation, win_rate_vs_random
 from training.networks import ActorCritic
 from training.pool import LATEST, OpponentPool
 from training.rollout import (
@@ -248,15 +249,23 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
         record = {"iteration": iteration, "global_step": global_step}
         if scores:
             record["win_rate"] = float(np.mean(scores))
-        if iteration % config.eval_interval == 0 or iteration == num_iterations or out_of_time():
-            record.update(periodic_evaluation(agent, make_game, sides, config.eval_games, torch_seed, device))
+        last = iteration == num_iterations or out_of_time()
+        if iteration % config.eval_interval == 0 or last:
+            record["eval_win_rate_vs_random"] = win_rate_vs_random(
+                agent, make_game, sides, config.eval_games, torch_seed, device
+            )
+            harness_period = config.eval_interval * config.harness_every
+            if config.harness_every and (iteration % harness_period == 0 or last):
+                record.update(harness_evaluation(agent, config, global_step))
         history.append(record)
 
         sps = int((global_step - start_step) / (time.time() - start_time))
         writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
-        for key in ("win_rate", "eval_win_rate_vs_random"):
-            if key in record:
-                writer.add_scalar(f"charts/{key}", record[key], global_step)
+        for key, value in record.items():
+            if key in ("win_rate", "eval_win_rate_vs_random"):
+                writer.add_scalar(f"charts/{key}", value, global_step)
+            elif key.startswith("harness_"):
+                writer.add_scalar(f"harness/{key.removeprefix('harness_')}", value, global_step)
         writer.add_scalar("charts/games_vs_pool", len(scores), global_step)
         writer.add_scalar("charts/learner_transitions", batch_size, global_step)
         writer.add_scalar("charts/SPS", sps, global_step)
