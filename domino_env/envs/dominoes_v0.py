@@ -131,6 +131,16 @@ class raw_env(DominoAECEnv):
             render_mode=render_mode,
         )
 
+    @property
+    def reward_range(self) -> tuple[float, float]:
+        """Bounds of any one step's reward of any seat under legal play (``-illegal_penalty`` aside):
+        a side scores ``0 .. max_round_points`` a round, and the zero-sum share of the others is at
+        most that; ``win_loss`` pays at most 1 either way."""
+        if self.reward_mode == "win_loss":
+            return -1.0, 1.0
+        points = float(self.config.max_round_points)
+        return (0.0 if self.reward_mode == "points" else -points), points
+
     def _new_game(self, rng: np.random.Generator, options: dict | None) -> LineGame:
         # Other keys are ignored, as PettingZoo's api_test expects of reset options.
         options = options or {}

@@ -152,6 +152,16 @@ class raw_env(DominoAECEnv):
         )
         self._no_rewards = [0.0] * self.config.num_players
 
+    @property
+    def reward_range(self) -> tuple[float, float]:
+        """Bounds of any one step's reward of any seat (a plain illegal move's ``-illegal_penalty``
+        aside; an n42pa renege pays the hand's marks, within them): at most the marks of one hand
+        (``config.max_hand_marks``), or 1 with ``win_loss``."""
+        if self.reward_mode == "win_loss":
+            return -1.0, 1.0
+        marks = float(self.config.max_hand_marks)
+        return (0.0 if self.reward_mode == "marks" else -marks), marks
+
     def _new_game(self, rng: np.random.Generator, options: dict | None) -> Texas42Game:
         """Other ``options`` keys are ignored, as PettingZoo's API test expects of a reset."""
         self._hands_reported = 0

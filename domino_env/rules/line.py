@@ -135,6 +135,25 @@ class LineConfig:
         return 2 * self.tiles.num_tiles + 2
 
     @property
+    def max_decisions(self) -> int:
+        """Most decisions one dealt round can take (a bound, not always reached; a match has no
+        bound, since a round may score nothing; a custom ``deal`` of other sizes has its own).
+
+        Plays: at most the tiles that can reach a hand, ``P = dealt + drawable stock``. Draws: at
+        most the drawable stock ``S``. Passes: at most ``n - 1`` between two plays (``n`` in a row
+        block the round) and ``n`` after the last, so ``P(n - 1) + 1``. In all ``nP + S + 1``.
+        """
+        dealt = self.hand_size * self.num_players
+        drawable = self.tiles.num_tiles - dealt - self.draw_reserve if self.variant == "draw" else 0
+        return self.num_players * (dealt + drawable) + drawable + 1
+
+    @property
+    def max_round_points(self) -> int:
+        """Most points one side can score in a round: the pips of the whole set (a bound; the
+        winners score at most the pips left in the other hands)."""
+        return self.tiles.total_pips
+
+    @property
     def num_sides(self) -> int:
         """Scoring sides: two teams, or one per player."""
         return 2 if self.teams else self.num_players

@@ -257,6 +257,19 @@ class Texas42Config:
     def forced_bid(self) -> bool:
         return self.all_pass == "forced"
 
+    @property
+    def max_decisions(self) -> int:
+        """Most decisions in one hand (one deal): each seat bids or passes once, one declaration,
+        each tile played once (33; reached when all seven tricks are played). Each all-pass
+        reshake deals a new hand, so only ``all_pass="forced"`` bounds a ``"hand"`` episode."""
+        return self.num_players + 1 + NUM_TILES
+
+    @property
+    def max_hand_marks(self) -> int:
+        """Most marks one hand can give: a Plunge may be bid at ``MAX_MARKS`` (7) at once; without
+        it bids open at 2 marks at most and rise one mark per later bidder (5 with four players)."""
+        return MAX_MARKS if self.plunge else 2 + self.num_players - 1
+
 
 class Texas42View(NamedTuple):
     """What one seat may know (RULES.md 4). Seats are absolute; encoders make them relative.
