@@ -12,7 +12,8 @@ their tiles, so per agent they are first averaged within the group, and interval
 groups. Mean margin and points: normal 95% interval (mean +- 1.96 standard errors over groups).
 Win rate (a tie, where nobody scores, counts ``1/K``): 95% percentile bootstrap over groups
 (seeded). The cross-play matrix and OpenSkill ratings come from pairwise comparisons of two agents'
-sides within a game.
+sides within a game; each cross-play cell's 95% interval is a percentile bootstrap over deals of
+the per-deal share (``crossplay_interval``), since the games of one deal are not independent.
 
 **Reproducibility.** Every random stream is seeded from ``(seed, deal, lineup, seat)``, so a run
 is identical with any number of worker processes.
@@ -180,6 +181,12 @@ def bootstrap_interval(values: Sequence[float], seed: int,
     return float(x.mean()), float(low), float(high)
 
 
+def crossplay_interval(scores_by_deal: dict[int, list[float]], seed: int) -> tuple[float, float, float]:
+    """Share of pairwise comparisons won (ties 1/2) and its 95% interval, the deal as the unit:
+    each deal's comparisons are averaged first, then the per-deal shares are bootstrapped."""
+    return bootstrap_interval([float(np.mean(v)) for _, v in sorted(scores_by_deal.items())], seed)
+
+
 def _agent_game_stats(record: dict[str, Any], agent: int, num_sides: int) -> tuple[float, float, float]:
     """(margin per round, points per round, win share) of ``agent`` in one game, averaged over
     the sides it holds. Margin: its side's points minus the mean of the other sides'."""
@@ -201,13 +208,15 @@ class EvaluationResult:
     records: list[dict[str, Any]]
     summary: list[dict[str, Any]]
     crossplay: list[list[float | None]]
+    crossplay_ci: list[list[tuple[float, float, float] | None]]
     ratings: list[dict[str, float]]
 
     def to_json(self) -> str:
         return json.dumps({
             "game": self.setup.game, "options": self.setup.options, "match": self.setup.match,
             "agents": [asdict(a) for a in self.agents], "num_deals": self.num_deals, "seed": self.seed,
-            "summary": self.summary, "crossplay": self.crossplay, "ratings": self.ratings,
+            "summary": self.summary, "crossplay": self.crossplay,
+            "crossplay_ci": self.crossplay_ci, "ratings": self.ratings,
             "records": self.records,
         }, indent=1)
 
@@ -226,10 +235,12 @@ class EvaluationResult:
                 f" | {w[0]:.3f} [{w[1]:.3f}, {w[2]:.3f}] | {r['ordinal']:.2f} | {s['groups']} |"
             )
         labels = [a.label for a in self.agents]
-        rows += ["", "Cross-play (row beats column: share of pairwise comparisons, ties 1/2):", "",
+        rows += ["", "Cross-play (row beats column: share of pairwise comparisons, ties 1/2; "
+                 "95% interval over deals):", "",
                  "| | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
-        for label, line in zip(labels, self.crossplay, strict=True):
-            rows.append(f"| {label} | " + " | ".join("-" if v is None else f"{v:.3f}" for v in line) + " |")
+        for label, line in zip(labels, self.crossplay_ci, strict=True):
+            cells = ("-" if c is None else f"{c[0]:.3f} [{c[1]:.3f}, {c[2]:.3f}]" for c in line)
+            rows.append(f"| {label} | " + " | ".join(cells) + " |")
         return "\n".join(rows) + "\n"
 
     def save_heatmap(self, path: str | Path) -> None:
@@ -255,14 +266,19 @@ class EvaluationResult:
         plt.close(fig)
 
 
-def _summarize(setup: GameSetup, agents: Sequence[AgentSpec], records: list[dict[str, Any]],
-               seed: int) -> tuple[list[dict[str, Any]], list[list[float | None]], list[dict[str, float]]]:
+Interval = tuple[float, float, float]  # mean, 95% low, 95% high
+
+
+def _summarize(setup: GameSetup, agents: Sequence[AgentSpec], records: list[dict[str, Any]], seed: int
+               ) -> tuple[list[dict[str, Any]], list[list[float | None]], list[list[Interval | None]],
+                          list[dict[str, float]]]:
     from openskill.models import PlackettLuce
 
     k, n = setup.num_sides, len(agents)
     groups: dict[tuple[int, int, tuple[int, ...]], list[tuple[float, float, float]]] = {}
     beats = np.zeros((n, n))
     counts = np.zeros((n, n))
+    pair_deals: dict[tuple[int, int], dict[int, list[float]]] = {}
     model = PlackettLuce()
     ratings = [model.rating(name=a.label) for a in agents]
     for rec in records:
@@ -277,6 +293,7 @@ def _summarize(setup: GameSetup, agents: Sequence[AgentSpec], records: list[dict
             beats[b, a] += 1 - score
             counts[a, b] += 1
             counts[b, a] += 1
+            pair_deals.setdefault((a, b), {}).setdefault(rec["deal"], []).append(score)
             ranks = [1, 1] if score == 0.5 else ([1, 2] if score else [2, 1])
             [[ratings[a]], [ratings[b]]] = model.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
     summary = []
@@ -291,8 +308,12 @@ def _summarize(setup: GameSetup, agents: Sequence[AgentSpec], records: list[dict
         })
     crossplay = [[float(beats[i, j] / counts[i, j]) if counts[i, j] else None for j in range(n)]
                  for i in range(n)]
+    crossplay_ci: list[list[Interval | None]] = [[None] * n for _ in range(n)]
+    for (a, b), by_deal in pair_deals.items():
+        mean, low, high = crossplay_interval(by_deal, seed=seed + n * a + b)
+        crossplay_ci[a][b], crossplay_ci[b][a] = (mean, low, high), (1 - mean, 1 - high, 1 - low)
     rated = [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for r in ratings]
-    return summary, crossplay, rated
+    return summary, crossplay, crossplay_ci, rated
 
 
 def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int, seed: int = 0,
@@ -334,5 +355,5 @@ def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int
             pool.join()
         if bar is not None:
             bar.close()
-    summary, crossplay, ratings = _summarize(setup, specs, records, seed)
-    return EvaluationResult(setup, specs, num_deals, seed, records, summary, crossplay, ratings)
+    summary, crossplay, crossplay_ci, ratings = _summarize(setup, specs, records, seed)
+    return EvaluationResult(setup, specs, num_deals, seed, records, summary, crossplay, crossplay_ci, ratings)

@@ -1,5 +1,5 @@
 """Line-game (Block / Draw) agents: ``greedy`` plays the source documents' tips, ``search`` plays
-determinized Monte Carlo over sampled deals.
+determinized Monte Carlo over sampled deals with exact endgames.
 
 The tips (seed 000's list, seed 002's "Vinkkejä"): dump heavy tiles early; keep the open ends on
 numbers you hold most of; play to numbers an opponent has passed on; do not hold doubles too long;
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from domino_env.bots.base import register_bot
-from domino_env.bots.determinize import line_voids, sample_line_world
+from domino_env.bots.determinize import sample_world
 from domino_env.rules.line import LineGame, LineView
 from domino_env.tiles import iter_bits
 
@@ -30,6 +30,20 @@ class GreedyWeights:
     opponent_void: float = 4.0  # per opponent known to lack an open end's number
     partner_void: float = 2.0  # per partner known to lack it (penalty: do not block your partner)
     blocking_pips: float = 10.0  # pips weight once a Block round is about to block
+
+
+def line_voids(view: LineView) -> dict[int, int]:
+    """Per seat, the tiles it cannot hold: those of every number it passed on since its last draw
+    (RULES.md 4 makes the ends at each pass public; a draw can bring the number back)."""
+    suit = view.config.tiles.suit_mask
+    draw_action = 2 * view.config.tiles.num_tiles
+    voids: dict[int, int] = {}
+    for seat, action, left, right in view.history:
+        if action == draw_action:
+            voids.pop(seat, None)
+        elif action == draw_action + 1 and left >= 0:
+            voids[seat] = voids.get(seat, 0) | suit[left] | suit[right]
+    return voids
 
 
 def placement_ends(view: LineView, action: int) -> tuple[int, int]:
@@ -96,54 +110,94 @@ class GreedyLineAgent:
 
 
 ROLLOUTS = ("greedy", "auto")
+EXACT_TILES = 10  # solve exactly once at most this many tiles are in hands and no draw is left
 
 
-def side_margin(game: LineGame, seat: int) -> float:
-    """Points of ``seat``'s side in the last round minus the mean of the other sides' points."""
-    cfg = game.config
+def side_points(game: LineGame) -> tuple[int, ...]:
+    """Round points of each side in ``game``'s finished round (side ``k``'s first seat is ``k``)."""
     points = game.results[-1].round_points
-    sides = {cfg.side_of(s): points[s] for s in range(cfg.num_players)}
-    mine = sides.pop(cfg.side_of(seat))
-    return mine - sum(sides.values()) / len(sides)
+    return tuple(points[k] for k in range(game.config.num_sides))
+
+
+def margin(points: tuple[int, ...], side: int) -> float:
+    """``side``'s points minus the mean of the other sides' points: what every side maximizes."""
+    return points[side] - (sum(points) - points[side]) / (len(points) - 1)
+
+
+def solvable(game: LineGame, max_tiles: int) -> bool:
+    """No chance left (nothing drawable) and few enough tiles in hands to search every line."""
+    return game.drawable == 0 and sum(h.bit_count() for h in game.hands) <= max_tiles
+
+
+def solve(game: LineGame, table: dict[tuple, tuple[int, ...]]) -> tuple[int, ...]:
+    """Exact round points per side with every seat seeing every hand and maximizing its side's
+    margin (max-n; with two sides it is minimax). ``game`` must have no drawable stock left, so the
+    rest of the round is deterministic; ``table`` memoizes positions (hands, ends, mover, passes).
+    Ties between moves go to the lowest action id."""
+    if game.is_terminal:
+        return side_points(game)
+    key = (tuple(game.hands), game.left, game.right, game.current, game.passes)
+    if key not in table:
+        side = game.config.side_of(game.current)
+        best: tuple[int, ...] | None = None
+        for action in iter_bits(game.legal_mask()):
+            child = game.clone()
+            child.apply(action)
+            value = solve(child, table)
+            if best is None or margin(value, side) > margin(best, side):
+                best = value
+        table[key] = best
+    return table[key]
 
 
 class LineSearchAgent:
-    """Determinized search: ``budget`` rollouts per decision, shared out over the candidate moves.
+    """Determinized search: about ``budget`` evaluations per decision, shared over the moves.
 
-    Each world is a deal of the unseen tiles consistent with the view (``sample_line_world``); every
-    candidate is played in it and the round finished with every seat played by ``rollout``:
-    ``"greedy"`` (the tips, on each seat's view) or ``"auto"`` (the automatic move of RULES.md 2.5,
-    heaviest tile first: several times faster, weaker). The best mean side margin is played.
+    Each sampled world is a uniformly random deal consistent with the view (``sample_world``), and
+    every candidate move is evaluated in the *same* worlds (common random numbers: the difference
+    between two moves is not blurred by different deals). After the move the round is played on by
+    ``rollout`` for every seat (``"greedy"``: the tips on each seat's view; ``"auto"``: the automatic
+    move of RULES.md 2.5, faster and weaker) until nothing is left to draw and at most
+    ``exact_tiles`` tiles are in hands; from there it is solved exactly (``solve``). The move with
+    the best mean side margin is played; a forced move is played without search.
     """
 
-    def __init__(self, budget: int = 200, rollout: str = "greedy"):
+    def __init__(self, budget: int = 200, rollout: str = "greedy", exact_tiles: int = EXACT_TILES):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
         self.budget = budget
         self.rollout = rollout
+        self.exact_tiles = exact_tiles
         self._greedy = GreedyLineAgent()
 
-    def _finish(self, game: LineGame, rng: np.random.Generator) -> None:
+    def evaluate(self, game: LineGame, rng: np.random.Generator,
+                 table: dict[tuple, tuple[int, ...]]) -> tuple[int, ...]:
+        """Round points per side: rollout moves, then the exact solution of the endgame
+        (``table``: solved positions, shared by the candidates of one decision)."""
         while not game.is_terminal:
+            if solvable(game, self.exact_tiles):
+                return solve(game, table)
             if self.rollout == "auto":
                 game.apply(game.auto_move())
             else:
                 game.apply(self._greedy.act(game.view(game.current), rng))
+        return side_points(game)
 
     def act(self, view: LineView, rng: np.random.Generator) -> int:
         candidates = list(iter_bits(view.legal_mask))
         if len(candidates) == 1:
             return candidates[0]
+        side = view.config.side_of(view.seat)
         totals = np.zeros(len(candidates))
+        table: dict[tuple, tuple[int, ...]] = {}
         for _ in range(max(1, self.budget // len(candidates))):
-            world = sample_line_world(view, rng)
+            world = sample_world(view, rng)
             for i, a in enumerate(candidates):
                 game = world.clone()
                 game.apply(a)
-                self._finish(game, rng)
-                totals[i] += side_margin(game, view.seat)
+                totals[i] += margin(self.evaluate(game, rng, table), side)
         return candidates[int(np.argmax(totals))]
 
 

@@ -1,5 +1,6 @@
 """Texas 42 agents: ``heuristic`` (hand-strength bidding, strongest trump, count-aware play) and
-``search`` (determinized Monte Carlo over sampled deals, the auction included).
+``search`` (determinized search over sampled deals: exact alpha-beta endgames, bids from simulated
+play under every trump).
 
 The heuristic's bid comes from one strength number per possible trump: trumps held, the trump
 double, other doubles (sure tricks) and count tiles held. In play it pulls trumps when it holds
@@ -9,10 +10,12 @@ trick, wins a trick as cheaply as it safely can, and otherwise sheds its least v
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from domino_env.bots.base import register_bot
-from domino_env.bots.determinize import sample_texas42_world
+from domino_env.bots.determinize import sample_world
 from domino_env.rules.texas42 import (
     BID,
     BID_PLUNGE,
@@ -21,6 +24,8 @@ from domino_env.rules.texas42 import (
     NELLO,
     PASS,
     PLAY,
+    PLAY_PHASE,
+    POINTS_PER_HAND,
     TILES,
     TRUMP,
     TRUMP_DOUBLES,
@@ -137,46 +142,110 @@ def team_value(game: Texas42Game, seat: int) -> float:
     return marks[seat] - marks[seat ^ 1] + (points[seat] - points[seat ^ 1]) / 100
 
 
+def alphabeta(game: Texas42Game, seat: int, alpha: float = -math.inf, beta: float = math.inf) -> float:
+    """Exact ``team_value`` for ``seat`` with every hand visible: ``seat``'s team maximizes, the
+    other team minimizes (a two-team zero-sum game, so alpha-beta pruning is exact)."""
+    if game.is_terminal:
+        return team_value(game, seat)
+    maximizing = game.current_player % 2 == seat % 2
+    best = -math.inf if maximizing else math.inf
+    for action in iter_bits(game.legal_mask()):
+        child = game.clone()
+        child.apply(action)
+        value = alphabeta(child, seat, alpha, beta)
+        if maximizing:
+            best, alpha = max(best, value), max(alpha, value)
+        else:
+            best, beta = min(best, value), min(beta, value)
+        if alpha >= beta:
+            break
+    return best
+
+
+EXACT_TILES = 12  # play phase: solve exactly once at most this many tiles are in hands (3 tricks)
+MAKE_RATE = 0.5  # bid a level made at least this often in simulation: a point bid's mark is won or lost
+
+
 class Texas42SearchAgent:
     """Determinized search over the auction, the trump call and the play.
 
-    ``budget`` rollouts per decision are shared out over the candidates: in the auction pass, the
-    cheapest legal bid and the heuristic's bid; at the call every trump (numbers and doubles); in
-    play every legal tile. Each rollout replays the public history in a sampled deal
-    (``sample_texas42_world``), makes the candidate move and finishes the hand with the heuristic
-    for every seat; the candidate with the best mean ``team_value`` is played.
+    Worlds are uniformly random deals consistent with the view (``sample_world``); every candidate
+    is evaluated in the same worlds (common random numbers), about ``budget`` evaluations per
+    decision in all; a forced move is played without search.
+
+    - **Play and trump call**: each candidate tile (or declaration) is made in the world, the hand
+      is played on by the heuristic for every seat until at most ``exact_tiles`` tiles are left in
+      hands, and that endgame is solved exactly (``alphabeta`` on ``team_value``: the contract's
+      marks, count points breaking ties). The best mean value is played.
+    - **Bidding**: in each world the seat is made the declarer and the hand is played out by the
+      heuristic under every trump (played to the end, so all 42 points are shared out). The
+      seat bids the highest point bid (up to one mark, 42) that its best trump makes in at least
+      ``MAKE_RATE`` of the worlds: a point bid wins or loses one mark, so a bid is worth making when
+      it is made at least half the time, and the highest such bid keeps opponents from buying the
+      hand cheaper. It passes when none is, and never overbids its partner's standing bid.
+      Limits: the simulation assumes the seat wins the auction and that the others play the
+      heuristic; Nello, Sevens, Plunge and bids above one mark are left to the heuristic.
     """
 
-    def __init__(self, budget: int = 40):
+    def __init__(self, budget: int = 64, exact_tiles: int = EXACT_TILES):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
         self.budget = budget
-        self.rollout = HeuristicTexas42Agent()
+        self.exact_tiles = exact_tiles
+        self.heuristic = HeuristicTexas42Agent()
 
-    def _candidates(self, view: Texas42View, rng: np.random.Generator) -> list[int]:
+    def _playout(self, game: Texas42Game, rng: np.random.Generator) -> None:
+        while not game.is_terminal:
+            game.apply(self.heuristic.act(game.view(game.current_player), rng))
+
+    def evaluate(self, game: Texas42Game, seat: int, rng: np.random.Generator) -> float:
+        """``team_value`` for ``seat``: heuristic moves, then the exact value of the endgame."""
+        while not game.is_terminal:
+            if game.phase == PLAY_PHASE and sum(h.bit_count() for h in game.hands) <= self.exact_tiles:
+                return alphabeta(game, seat)
+            game.apply(self.heuristic.act(game.view(game.current_player), rng))
+        return team_value(game, seat)
+
+    def _bid(self, view: Texas42View, rng: np.random.Generator) -> int:
         legal = view.legal_mask
-        if view.phase == BID:
-            options = {self.rollout.act(view, rng), _lowest_bid(legal), PASS, _lowest_bid(legal, 42)}
-            return sorted(a for a in options if a is not None and legal >> a & 1)
-        if view.phase == DECLARE:
-            trumps = [a for a in iter_bits(legal) if TRUMP <= a <= TRUMP_DOUBLES]
-            return trumps or list(iter_bits(legal))
-        return list(iter_bits(legal))
+        bids = [a for a in iter_bits(legal) if PASS < a < BID_PLUNGE and bid_value(a) <= POINTS_PER_HAND]
+        high = max(range(4), key=lambda s: bid_value(view.bids[s]) if view.bids[s] >= 0 else -1)
+        partner_leads = view.bids[high] > PASS and high % 2 == view.seat % 2
+        if not bids or (partner_leads and legal >> PASS & 1):
+            return PASS if legal >> PASS & 1 else self.heuristic.act(view, rng)
+        trumps = [*range(TRUMP, TRUMP + 7), TRUMP_DOUBLES]
+        points = np.zeros((max(1, self.budget // len(trumps)), len(trumps)))
+        for w in range(len(points)):
+            world = sample_world(view, rng, stop_when_decided=False)
+            world.apply(bids[0])
+            while world.phase == BID:
+                world.apply(PASS)
+            for i, trump in enumerate(trumps):
+                game = world.clone()
+                game.apply(trump)
+                self._playout(game, rng)
+                points[w, i] = game.last_result["points_taken"][view.seat]
+        makeable = [a for a in bids if (points >= bid_value(a)).mean(axis=0).max() >= MAKE_RATE]
+        if makeable:
+            return max(makeable, key=bid_value)
+        return PASS if legal >> PASS & 1 else bids[0]
 
     def act(self, view: Texas42View, rng: np.random.Generator) -> int:
-        candidates = self._candidates(view, rng)
-        if len(candidates) == 1:
-            return candidates[0]
+        legal = view.legal_mask
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
+        if view.phase == BID:
+            return self._bid(view, rng)
+        candidates = list(iter_bits(legal))
+        if view.phase == DECLARE:
+            candidates = [a for a in candidates if TRUMP <= a <= TRUMP_DOUBLES] or candidates
         totals = np.zeros(len(candidates))
         for _ in range(max(1, self.budget // len(candidates))):
-            world = sample_texas42_world(view, rng)
+            world = sample_world(view, rng)
             for i, a in enumerate(candidates):
                 game = world.clone()
                 game.apply(a)
-                while not game.is_terminal:
-                    seat = game.current_player
-                    game.apply(self.rollout.act(game.view(seat), rng))
-                totals[i] += team_value(game, view.seat)
+                totals[i] += self.evaluate(game, view.seat, rng)
         return candidates[int(np.argmax(totals))]
 
 

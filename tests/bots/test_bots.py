@@ -1,4 +1,5 @@
-"""Bots: legal moves in every variant, the greedy tips on scripted positions, determinized deals."""
+"""Bots: legal moves in every variant, the greedy tips on scripted positions, determinized worlds,
+the exact endgame solvers against plain minimax."""
 
 from __future__ import annotations
 
@@ -6,11 +7,20 @@ import numpy as np
 import pytest
 
 from domino_env.bots import Agent, available_bots, make_bot
-from domino_env.bots.determinize import deal_unseen, line_voids, sample_line_world, sample_texas42_world
-from domino_env.bots.line import GreedyLineAgent, about_to_block
+from domino_env.bots.determinize import sample_world
+from domino_env.bots.line import (
+    GreedyLineAgent,
+    about_to_block,
+    line_voids,
+    margin,
+    side_points,
+    solvable,
+    solve,
+)
+from domino_env.bots.texas42 import alphabeta, team_value
 from domino_env.rules.line import LineConfig, LineGame
-from domino_env.rules.texas42 import Texas42Config, Texas42Game
-from domino_env.tiles import DOUBLE_SIX
+from domino_env.rules.texas42 import PLAY_PHASE, Texas42Config, Texas42Game
+from domino_env.tiles import DOUBLE_SIX, iter_bits
 
 LINE_VARIANTS = [
     {"variant": "block"},
@@ -135,17 +145,7 @@ def test_greedy_draws_only_when_it_cannot_play() -> None:
     assert _greedy_move(game) == "play 6-2 left"
 
 
-# ----- determinized deals ---------------------------------------------------------------------------
-def test_deal_unseen_respects_sizes_and_voids() -> None:
-    rng = np.random.default_rng(3)
-    unseen = (1 << 12) - 1
-    allowed = {1: 0b000000111111, 2: 0b111111000000}
-    for _ in range(50):
-        hands = deal_unseen(unseen, {1: 4, 2: 5}, allowed, rng)
-        assert hands[1].bit_count() == 4 and hands[2].bit_count() == 5
-        assert hands[1] & ~allowed[1] == 0 and hands[2] & ~allowed[2] == 0 and not hands[1] & hands[2]
-
-
+# ----- determinized worlds and exact endgames -------------------------------------------------------
 def test_sampled_worlds_match_the_view_and_never_the_hidden_hands() -> None:
     rng = np.random.default_rng(0)
     for seed in range(10):
@@ -155,7 +155,7 @@ def test_sampled_worlds_match_the_view_and_never_the_hidden_hands() -> None:
         while not game.is_terminal:
             seat = game.current_player
             view = game.view(seat)
-            world = sample_line_world(view, rng)
+            world = sample_world(view, rng)
             assert world.hands[seat] == view.hand and world.current == seat
             assert [h.bit_count() for h in world.hands] == list(view.hand_sizes)
             assert (world.left, world.right) == (view.left_end, view.right_end)
@@ -174,8 +174,45 @@ def test_texas42_worlds_replay_the_public_history() -> None:
         while not game.is_terminal:
             seat = game.current_player
             view = game.view(seat)
-            world = sample_texas42_world(view, rng)
+            world = sample_world(view, rng)
             mine = world.view(seat)
             assert (mine.hand, mine.bids, mine.tricks, mine.trick, mine.legal_mask) == (
                 view.hand, view.bids, view.tricks, view.trick, view.legal_mask)
             game.apply(heuristic.act(view, rng))
+
+
+def _minimax(game, value, maximizing) -> float:
+    """Plain minimax without pruning or memo: the reference for the solvers."""
+    if game.is_terminal:
+        return value(game)
+    children = []
+    for action in iter_bits(game.legal_mask()):
+        child = game.clone()
+        child.apply(action)
+        children.append(_minimax(child, value, maximizing))
+    return max(children) if maximizing(game) else min(children)
+
+
+def test_line_solver_matches_minimax_on_block_endgames() -> None:
+    rng, greedy = np.random.default_rng(0), GreedyLineAgent()
+    for seed in range(8):
+        game = LineGame(LineConfig(variant="block", target_score=None), np.random.default_rng(seed))
+        while not game.is_terminal and not solvable(game, 7):
+            game.apply(greedy.act(game.view(game.current), rng))
+        if game.is_terminal:
+            continue
+        exact = margin(solve(game, {}), 0)
+        assert exact == _minimax(game, lambda g: margin(side_points(g), 0), lambda g: g.current == 0)
+
+
+def test_texas42_alphabeta_matches_minimax_on_endgames() -> None:
+    rng, heuristic = np.random.default_rng(0), make_bot("texas42", "heuristic")
+    for seed in range(6):
+        cfg = Texas42Config.make(stop_when_decided=False)
+        game = Texas42Game(cfg, np.random.default_rng(seed))
+        while not (game.is_terminal or game.phase == PLAY_PHASE and sum(map(int.bit_count, game.hands)) <= 8):
+            game.apply(heuristic.act(game.view(game.current_player), rng))
+        if game.is_terminal:
+            continue
+        expected = _minimax(game, lambda g: team_value(g, 0), lambda g: g.current_player % 2 == 0)
+        assert alphabeta(game, 0) == pytest.approx(expected)

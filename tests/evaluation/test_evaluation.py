@@ -12,6 +12,7 @@ from domino_env.evaluation import (
     AgentSpec,
     GameSetup,
     bootstrap_interval,
+    crossplay_interval,
     evaluate,
     lineups,
     mean_interval,
@@ -43,6 +44,16 @@ def test_bootstrap_interval_is_seeded_and_bounded() -> None:
     assert bootstrap_interval([1.0] * 10, seed=0) == (1.0, 1.0, 1.0)
 
 
+def test_crossplay_interval_takes_the_deal_as_the_unit() -> None:
+    # Deal 0: four comparisons all won; deal 1: one lost. Per game the share would be 0.8; per deal
+    # it is (1 + 0) / 2, and with two deals the bootstrap can only draw 0, 0.5 or 1.
+    mean, low, high = crossplay_interval({0: [1.0, 1.0, 1.0, 1.0], 1: [0.0]}, seed=0)
+    assert (mean, low, high) == (0.5, 0.0, 1.0)
+    # 100 deals alternating won / half-won (a tie): mean 0.75, sd 0.25 -> 1.96 * 0.25 / 10 ~ 0.049.
+    mean, low, high = crossplay_interval({d: [1.0 if d % 2 else 0.5] for d in range(100)}, seed=0)
+    assert mean == 0.75 and low == pytest.approx(0.701, abs=0.012) and high == pytest.approx(0.799, abs=0.012)
+
+
 def test_agent_spec_parsing() -> None:
     assert AgentSpec.parse("greedy") == AgentSpec("greedy", "greedy", {})
     assert AgentSpec.parse("fast=search:budget=20,rollout=auto") == AgentSpec(
@@ -61,6 +72,10 @@ def test_duplicate_deals_replay_the_same_tiles() -> None:
     assert a["margin"][0] == pytest.approx(-b["margin"][0])
     assert a["groups"] == b["groups"] == 30
     assert result.crossplay[0][1] == pytest.approx(1 - result.crossplay[1][0])
+    (mean, low, high), mirror = result.crossplay_ci[0][1], result.crossplay_ci[1][0]
+    assert mean == pytest.approx(result.crossplay[0][1])  # same number of comparisons on every deal
+    assert low <= mean <= high and mirror == pytest.approx((1 - mean, 1 - high, 1 - low))
+    assert result.crossplay_ci[0][0] is None
 
 
 def test_greedy_beats_random_and_reports_everything(tmp_path) -> None:
