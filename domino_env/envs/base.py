@@ -14,6 +14,7 @@ Engine protocol (duck-typed, implemented by ``rules.line.LineGame`` and ``rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -29,7 +30,7 @@ ILLEGAL_ACTION_MODES = ("raise", "penalize")
 def mask_to_array(mask: int, num_actions: int) -> np.ndarray:
     """Bit set over action ids -> int8 vector of length ``num_actions``."""
     raw = np.frombuffer(mask.to_bytes((num_actions + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:num_actions].view(np.int8)
+    return np.unpackbits(raw, count=num_actions, bitorder="little").view(np.int8)
 
 
 class DominoAECEnv(AECEnv):
@@ -78,8 +79,9 @@ class DominoAECEnv(AECEnv):
     def _observation(self, seat: int) -> np.ndarray:
         raise NotImplementedError
 
-    def _apply(self, action: int) -> np.ndarray:
-        """Apply a legal action to ``self.game``; return the reward of every seat for this step."""
+    def _apply(self, action: int) -> Sequence[float] | None:
+        """Apply a legal action to ``self.game``; return the reward of every seat for this step,
+        or ``None`` when they are all zero (most steps: ``step`` then skips rebuilding rewards)."""
         raise NotImplementedError
 
     def _penalty_rewards(self, offender: int) -> np.ndarray:
@@ -87,8 +89,9 @@ class DominoAECEnv(AECEnv):
         rewards[offender] = -self.illegal_penalty
         return rewards
 
-    def _infos(self) -> list[dict]:
-        """Per-seat info dicts after a step (e.g. round results)."""
+    def _infos(self) -> list[dict] | None:
+        """Per-seat info dicts after a step (e.g. round results), or ``None`` to keep the current ones
+        (most steps: ``step`` then skips rebuilding them)."""
         return [{} for _ in self.possible_agents]
 
     # ----- PettingZoo API -------------------------------------------------------------------
@@ -107,7 +110,8 @@ class DominoAECEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: info for a, info in zip(self.agents, self._infos(), strict=False)}
+        infos = self._infos() or [{} for _ in self.agents]
+        self.infos = {a: info for a, info in zip(self.agents, infos, strict=False)}
         self._select_next()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -133,10 +137,15 @@ class DominoAECEnv(AECEnv):
         else:
             if self.game.is_terminal:
                 self.terminations = dict.fromkeys(self.agents, True)
-            for a, info in zip(self.agents, self._infos(), strict=False):
-                self.infos[a] = info
-        self.rewards = {a: float(r) for a, r in zip(self.agents, step_rewards, strict=False)}
-        self._accumulate_rewards()
+            infos = self._infos()
+            if infos is not None:
+                for a, info in zip(self.agents, infos, strict=False):
+                    self.infos[a] = info
+        if step_rewards is not None:
+            self.rewards = {a: float(r) for a, r in zip(self.agents, step_rewards, strict=False)}
+            self._accumulate_rewards()
+        elif any(self.rewards.values()):  # last step's rewards are still there: zero them
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         self._select_next()
         if self.render_mode == "human":
             print(self.render())
@@ -169,6 +178,8 @@ class DominoAECEnv(AECEnv):
 
     def _check_action(self, action: Any) -> int:
         """Out-of-range or non-integer ids are illegal moves, handled like any other."""
+        if type(action) is int:  # the common case, decided in one test (bool is not exactly int)
+            return action
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):

@@ -122,6 +122,7 @@ class raw_env(DominoAECEnv):
         self._sides = [self.config.side_of(s) for s in range(num_players)]
         self._rounds_reported = 0
         self._round_infos: list[dict] = [{} for _ in range(num_players)]
+        self._infos_changed = False  # a seat's round result was cleared since infos were last built
         super().__init__(
             num_players=num_players,
             num_actions=self.config.num_actions,
@@ -146,22 +147,25 @@ class raw_env(DominoAECEnv):
         options = options or {}
         self._rounds_reported = 0
         self._round_infos = [{} for _ in range(self.config.num_players)]
+        self._infos_changed = False
         return LineGame(self.config, rng, deal=options.get("deal"))
 
     def _observation(self, seat: int) -> np.ndarray:
         return self.encoder.encode(self.game.view(seat))
 
-    def _apply(self, action: int) -> np.ndarray:
+    def _apply(self, action: int) -> np.ndarray | None:
         game = self.game
         rounds = len(game.results)
         seat = game.current
         game.apply(action)
-        self._round_infos[seat] = {}
+        if self._round_infos[seat]:  # the acting seat has now seen its round result
+            self._round_infos[seat] = {}
+            self._infos_changed = True
         if len(game.results) == rounds:
-            return np.zeros(self.config.num_players)
+            return None
         if self.reward_mode == "win_loss":
             if not game.is_terminal:
-                return np.zeros(self.config.num_players)
+                return None
             return zero_sum(self._episode_wins(), self._sides)
         side_points = [0.0] * self.config.num_sides
         for seat, points in enumerate(game.results[-1].round_points):
@@ -182,11 +186,15 @@ class raw_env(DominoAECEnv):
             wins[self._sides[seat]] = 1.0
         return wins
 
-    def _infos(self) -> list[dict]:
-        """A round's result stays in a seat's info until that seat next acts, so every seat sees it."""
+    def _infos(self) -> list[dict] | None:
+        """A round's result stays in a seat's info until that seat next acts, so every seat sees it.
+        ``None`` when no info changed this step."""
         game = self.game
         if len(game.results) > self._rounds_reported:
             self._rounds_reported = len(game.results)
             info = {"round_points": list(game.results[-1].round_points), "scores": list(game.scores)}
             self._round_infos = [dict(info) for _ in self.possible_agents]
+        elif not self._infos_changed:
+            return None
+        self._infos_changed = False
         return [dict(info) for info in self._round_infos]

@@ -141,6 +141,7 @@ class raw_env(DominoAECEnv):
         self.reward_mode = reward
         self.encoder = get_encoder("texas42", observation_encoder)
         self._hands_reported = 0
+        self._reported = False  # the infos hold a hand's result (cleared on the next step)
         self._renege = False
         super().__init__(
             num_players=self.config.num_players,
@@ -150,7 +151,6 @@ class raw_env(DominoAECEnv):
             illegal_penalty=illegal_penalty,
             render_mode=render_mode,
         )
-        self._no_rewards = [0.0] * self.config.num_players
 
     @property
     def reward_range(self) -> tuple[float, float]:
@@ -165,12 +165,13 @@ class raw_env(DominoAECEnv):
     def _new_game(self, rng: np.random.Generator, options: dict | None) -> Texas42Game:
         """Other ``options`` keys are ignored, as PettingZoo's API test expects of a reset."""
         self._hands_reported = 0
+        self._reported = False
         return Texas42Game(self.config, rng, deal=(options or {}).get("deal"))
 
     def _observation(self, seat: int) -> np.ndarray:
         return self.encoder.encode(self.game.view(seat))
 
-    def _apply(self, action: int) -> list[float]:
+    def _apply(self, action: int) -> list[float] | None:
         game = self.game
         scored = game.hands_scored
         try:
@@ -184,10 +185,10 @@ class raw_env(DominoAECEnv):
             )
             raise
         if game.hands_scored == scored:
-            return self._no_rewards
+            return None
         if self.reward_mode == "win_loss":
             if not game.is_terminal:
-                return self._no_rewards
+                return None
             lead = game.marks[0] - game.marks[1]
             return self._team_rewards(0 if lead > 0 else 1, 1.0, -1.0)
         hand_marks = game.last_result["hand_marks"]
@@ -209,9 +210,14 @@ class raw_env(DominoAECEnv):
         m = float(bid_marks(self.game.bid))
         return self._team_rewards(winners, m, -m if self.reward_mode == "zero_sum" else 0.0)
 
-    def _infos(self) -> list[dict]:
+    def _infos(self) -> list[dict] | None:
+        """A hand's result for one step; ``None`` while the infos stay empty."""
         game = self.game
         if game.hands_scored == self._hands_reported or game.last_result is None:
+            if not self._reported:
+                return None
+            self._reported = False
             return [{} for _ in self.possible_agents]
         self._hands_reported = game.hands_scored
+        self._reported = True
         return [dict(game.last_result) for _ in self.possible_agents]
