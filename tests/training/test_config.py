@@ -47,7 +47,10 @@ def test_round_trip_through_a_plain_dict():
         ({"game": {"name": "chess"}}, "game.name: must be one of"),
         ({"ppo": 3}, "ppo: expected a mapping"),
         ({"network": {"hidden_sizes": [64, 0]}}, "network.hidden_sizes: expected a non-empty"),
-        ({"pool": {"scripted": ["greedy"]}}, "pool.scripted: unknown opponent 'greedy'"),
+        ({"pool": {"scripted": ["search"]}}, "pool.scripted: unknown opponent 'search' for dominoes"),
+        ({"game": {"name": "texas42"}, "pool": {"scripted": ["greedy"]}},
+         "pool.scripted: unknown opponent 'greedy' for texas42"),
+        ({"harness_opponents": ["heuristic"]}, "harness_opponents: unknown bot 'heuristic' for dominoes"),
         ({"pool": {"scripted": [], "max_snapshots": 0}}, "pool: no opponents"),
     ],
 )

@@ -6,6 +6,9 @@ import pytest
 import torch
 from fake_game import HighCardGame, high_card_factory
 
+from domino_env.bots import make_bot
+from domino_env.encoders.base import get_encoder
+from domino_env.rules.line import LineConfig, LineGame
 from training.agent import PolicyAgent
 from training.checkpoints import CHECKPOINT_NAME, load_checkpoint
 from training.config import from_dict, load_config
@@ -71,17 +74,40 @@ def test_checkpoint_is_an_agent_for_single_and_batched_observations(tiny_config)
 
 @pytest.mark.parametrize("backend", ["vector", "fallback"])
 def test_block_2p_end_to_end(tmp_path, backend):
-    """The real engine (and the single-game fallback) through the whole loop, briefly."""
+    """The real engine (and the single-game fallback) through the whole loop, briefly: the greedy
+    opponent in the pool, the harness evaluation at the end, a checkpoint playing from seat views."""
     config = from_dict({
         "name": backend, "run_dir": str(tmp_path), "total_steps": 2 * 16 * 16, "eval_interval": 1,
-        "eval_games": 16, "game": {"backend": backend, "options": {"target_score": None}},
+        "eval_games": 16, "harness_every": 2, "harness_deals": 3,
+        "game": {"backend": backend, "options": {"target_score": None}},
         "ppo": {"num_envs": 16, "num_steps": 16}, "network": {"hidden_sizes": [16]},
+        "pool": {"scripted": ["random", "greedy"], "latest_prob": 0.0},
     })
     result = train(config, progress=False)
     assert result.global_step == 512
     assert all(0.0 <= h["eval_win_rate_vs_random"] <= 1.0 for h in result.history)
-    agent = PolicyAgent.from_checkpoint(result.run_path / CHECKPOINT_NAME)
+    pool = json.loads((result.run_path / "pool.json").read_text())
+    assert {e["name"]: e["games"] > 0 for e in pool} == {"random": True, "greedy": True}
+    harness = result.history[-1]  # the last evaluation also ran the harness (3 deals x 2 seatings)
+    low, mean, high = (harness[f"harness_win_rate_vs_greedy{s}"] for s in ("_low", "", "_high"))
+    assert 0.0 <= low <= mean <= high <= 1.0
+    assert (result.run_path / "eval" / "step_512_vs_greedy.json").exists()
+
+    # Both backends observe through the compact encoder and say so in the checkpoint.
+    checkpoint = result.run_path / CHECKPOINT_NAME
+    agent = PolicyAgent.from_checkpoint(checkpoint)
+    rules = LineConfig(target_score=None)
     assert agent.model.num_actions == 58
+    assert agent.model.obs_dim == get_encoder("line", "compact").size(rules)
+    assert agent.observation_encoder == "compact"
+    bot = make_bot("dominoes", "checkpoint", path=str(checkpoint))
+    assert bot.encoder_name == "compact"
+    game = LineGame(rules, np.random.default_rng(0))
+    while not game.is_terminal:
+        view = game.view(game.current_player)
+        action = bot.act(view, np.random.default_rng(0))
+        assert view.legal_mask >> action & 1
+        game.apply(action)
 
 
 def test_smoke_config_beats_random_in_block_2p(tmp_path):
