@@ -37,13 +37,16 @@ class _Plan:
             tuple((line_at + r * num_tiles, passed_at + r * numbers, hands_at + r * num_tiles) for r in rel)
             for rel in relative
         )
-        # one_hot[name][me][seat]: the single bit marking ``seat`` in a relative-seat slot.
-        self.one_hot = {
-            name: tuple(tuple(1 << (at[name] + r) for r in rel) for rel in relative)
+        # to_act[me][seat], leader[me][seat]: the single bit marking ``seat`` in that relative-seat slot.
+        self.to_act, self.leader = (
+            tuple(tuple(1 << (at[name] + r) for r in rel) for rel in relative)
             for name in ("to_act", "leader")
-        }
-        self.seat_bit = tuple(1 << (at["seat"] + me) for me in range(n))
-        self.team_at, self.hand_at, self.passes_at = at["team"], at["hand"], at["passes_in_row"]
+        )
+        # seat_bits[me]: my seat's one-hot, and my team's when there are teams (seat % 2, as LineView.team).
+        self.seat_bits = tuple(
+            1 << (at["seat"] + me) | (1 << (at["team"] + me % 2) if cfg.teams else 0) for me in range(n)
+        )
+        self.hand_at, self.passes_at = at["hand"], at["passes_in_row"]
         self.left_at, self.right_at, self.empty_bit = at["left_end"], at["right_end"], 1 << at["empty_table"]
         # _slots lays out hand_sizes, stock and draws back to back: one slice assignment fills them.
         self.counts_at, self.counts_end, self.scores_at = at["hand_sizes"], at["draws"] + n, at["scores"]
@@ -68,7 +71,8 @@ class DefaultLineEncoder(Encoder):
             self._config, self._plan = view.config, _Plan(view.config)
         plan = self._plan
         me = view.seat
-        bits = view.hand << plan.hand_at | plan.seat_bit[me] | 1 << (plan.passes_at + view.passes_in_row)
+        bits = view.hand << plan.hand_at | plan.seat_bits[me] | 1 << (plan.passes_at + view.passes_in_row)
+        bits |= plan.leader[me][view.leader]
         for (line_at, passed_at, _), played, passed in zip(
             plan.per_seat[me], view.played_by, view.passed_on, strict=True
         ):
@@ -78,10 +82,7 @@ class DefaultLineEncoder(Encoder):
         else:
             bits |= plan.empty_bit
         if view.current_player is not None:
-            bits |= plan.one_hot["to_act"][me][view.current_player]
-        bits |= plan.one_hot["leader"][me][view.leader]
-        if view.team is not None:
-            bits |= 1 << (plan.team_at + view.team)
+            bits |= plan.to_act[me][view.current_player]
         if view.hands is not None:
             for (_, _, hands_at), hand in zip(plan.per_seat[me], view.hands, strict=True):
                 bits |= hand << hands_at

@@ -191,7 +191,8 @@ class DominoAECEnv(AECEnv):
         return int(action)
 
     def _select_next(self) -> None:
-        if not self.game.is_terminal:
-            self.agent_selection = self.possible_agents[self.game.current_player]
+        current = self.game.current_player  # None exactly when the game is terminal
+        if current is not None:
+            self.agent_selection = self.possible_agents[current]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]

@@ -259,7 +259,7 @@ class LineGame:
 
     # ----- dealing -----------------------------------------------------------------------------
     def _random_deal(self) -> tuple[list[int], list[int]]:
-        order = [int(t) for t in self.rng.permutation(self.tiles.num_tiles)]
+        order = self.rng.permutation(self.tiles.num_tiles).tolist()  # Python ints, in one call
         k = self.config.hand_size
         hands = [order[i * k:(i + 1) * k] for i in range(self.num_players)]
         return hands, order[k * self.num_players:]
@@ -317,7 +317,7 @@ class LineGame:
         return next(s for s, h in enumerate(self.hands) if h >> best & 1)
 
     def _start_round(self, hands: list[list[int]], stock: list[int], leader: int | None) -> None:
-        self.hands = [sum(1 << t for t in h) for h in hands]
+        self.hands = [sum([1 << t for t in h]) for h in hands]
         in_hands = 0
         for h in self.hands:
             in_hands |= h
@@ -390,7 +390,10 @@ class LineGame:
         """
         legal = self.legal_mask()
         if (
-            not _is_int(action) or not 0 <= action < self.num_actions or not legal >> action & 1
+            # type() first: the common plain int skips _is_int's four isinstance tests
+            not (type(action) is int or _is_int(action))
+            or not 0 <= action < self.num_actions
+            or not legal >> action & 1
             or (seat is not None and seat != self.current)
         ):
             raise IllegalActionError(self._illegal_message(action, seat))
@@ -579,7 +582,7 @@ class LineGame:
             tuple(self.line),  # line
             tuple([h.bit_count() for h in self.hands]),  # hand_sizes
             len(self.stock),  # stock_size
-            self.drawable,  # drawable
+            max(0, len(self.stock) - cfg.draw_reserve),  # drawable (the property, inlined)
             self.out_of_play.bit_count(),  # out_of_play
             self.passes,  # passes_in_row
             tuple(self.history),  # history
