@@ -34,7 +34,8 @@ class PolicyAgent:
     def from_checkpoint(cls, path: str | Path, **kwargs) -> PolicyAgent:
         checkpoint = load_checkpoint(path)
         config = from_dict(checkpoint["config"])
-        model = ActorCritic(checkpoint["obs_dim"], checkpoint["num_actions"], config.network)
+        model = ActorCritic(checkpoint["obs_dim"], checkpoint["num_actions"], config.network,
+                            critic_dim=checkpoint.get("critic_dim"))
         model.load_state_dict(checkpoint["model"])
         return cls(model, config, observation_encoder=checkpoint.get("observation_encoder"), **kwargs)
 

@@ -9,6 +9,7 @@ checkpoint must hold nothing else: the config as a plain dict, the pool as lists
 
 A training checkpoint (``training.ppo``) holds: ``config`` (dict), ``obs_dim``, ``num_actions``,
 ``observation_encoder`` (the encoder name its network reads, ``training.rollout.OBSERVATION_ENCODER``),
+``critic_dim`` (the critic's input width: larger than ``obs_dim`` with a centralized critic),
 ``model`` and ``optimizer`` state dicts, ``iteration``, ``global_step``, ``elapsed_s``, ``pool``
 (entries with snapshot weights and results) and ``history`` (per-iteration metrics). There is no
 separate RNG state: every random draw of iteration ``i`` comes from generators seeded with

@@ -92,6 +92,9 @@ class NetworkConfig:
     """widths of the hidden layers, the same for actor and critic"""
     activation: str = _field("tanh", choices=("tanh", "relu"))
     """hidden activation"""
+    centralized_critic: bool = _field(False)
+    """the critic also reads every other seat's hand (training only; the actor never sees them);
+    needs a batched engine (``game.backend`` vector or auto)"""
 
 
 @dataclass

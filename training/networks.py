@@ -8,9 +8,10 @@ sampling and inside the loss. Their probability is then exactly 0, and because `
 writes a constant, no gradient flows back into an illegal logit. (The most negative finite float
 rather than ``-inf`` keeps ``0 * log 0`` terms of the entropy at 0 instead of NaN.)
 
-Not done: the optional centralized critic of issue 7 (a value head reading the full state during
-training). The batched ``Batch`` API carries only the acting seat's observation, so the critic here
-reads the same seat-relative observation as the actor.
+Centralized critic (``network.centralized_critic``): the critic may read more than the actor, the
+observation followed by every other seat's hand (``training.rollout.hidden_hands``), during training
+only. The actor's input is always the observation alone, so a trained policy plays from what its
+seat may know; the critic only lowers the variance of the advantages and is never used to act.
 """
 
 from __future__ import annotations
@@ -47,17 +48,20 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 
 
 class ActorCritic(nn.Module):
-    """Separate actor and critic MLPs over the same observation (CleanRL's layout)."""
+    """Separate actor and critic MLPs (CleanRL's layout). The actor reads the ``obs_dim``
+    observation; the critic reads ``critic_dim`` inputs: the observation, or with a centralized
+    critic the observation followed by the hidden hands."""
 
-    def __init__(self, obs_dim: int, num_actions: int, config: NetworkConfig):
+    def __init__(self, obs_dim: int, num_actions: int, config: NetworkConfig, critic_dim: int | None = None):
         super().__init__()
         self.obs_dim = obs_dim
         self.num_actions = num_actions
+        self.critic_dim = critic_dim or obs_dim
         self.actor = mlp(obs_dim, config.hidden_sizes, num_actions, config.activation, out_std=0.01)
-        self.critic = mlp(obs_dim, config.hidden_sizes, 1, config.activation, out_std=1.0)
+        self.critic = mlp(self.critic_dim, config.hidden_sizes, 1, config.activation, out_std=1.0)
 
-    def get_value(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.critic(obs).squeeze(-1)
+    def get_value(self, critic_input: torch.Tensor) -> torch.Tensor:
+        return self.critic(critic_input).squeeze(-1)
 
     def distribution(self, obs: torch.Tensor, mask: torch.Tensor) -> Categorical:
         """Policy over legal actions only; every row of ``mask`` must hold a legal action."""
@@ -69,15 +73,18 @@ class ActorCritic(nn.Module):
         mask: torch.Tensor,
         action: torch.Tensor | None = None,
         generator: torch.Generator | None = None,
+        critic_input: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """Sample (with ``generator``, for reproducible runs) or score ``action``.
 
-        Returns the action, its log-probability, the entropy over legal actions and the value.
+        Returns the action, its log-probability, the entropy over legal actions (all from ``obs``)
+        and the value (from ``critic_input`` when given, else from ``obs``).
         """
         dist = self.distribution(obs, mask)
         if action is None:
             action = torch.multinomial(dist.probs, 1, generator=generator).squeeze(-1)
-        return action, dist.log_prob(action), dist.entropy(), self.get_value(obs)
+        value = self.get_value(obs if critic_input is None else critic_input)
+        return action, dist.log_prob(action), dist.entropy(), value
 
     @torch.no_grad()
     def act(self, obs: torch.Tensor, mask: torch.Tensor, *, greedy: bool = False,

@@ -42,7 +42,9 @@ from training.rollout import (
     GameFactory,
     assign_seats,
     game_factory,
+    hidden_hands,
     learner_score,
+    num_tiles,
     per_seat_gae,
     seat_sides,
 )
@@ -86,8 +88,16 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
 
     torch.manual_seed(config.seed)  # network initialisation
 
+    # Centralized critic: the critic also reads the other seats' hands (the actor never does).
+    centralized = config.network.centralized_critic
+    if centralized and not hasattr(probe, "hands"):
+        raise ValueError("network.centralized_critic needs a batched engine (public `hands` arrays); "
+                         f"{type(probe).__name__} has none")
+    tiles = num_tiles(config.game) if centralized else 0
+    critic_dim = obs_dim + (num_players - 1) * tiles
+
     def new_network() -> ActorCritic:
-        return ActorCritic(obs_dim, num_actions, config.network).to(device)
+        return ActorCritic(obs_dim, num_actions, config.network, critic_dim).to(device)
 
     agent = new_network()
     optimizer = optim.Adam(agent.parameters(), lr=hp.lr, eps=1e-5)
@@ -110,7 +120,7 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
     def checkpoint_now() -> None:
         save_checkpoint(checkpoint_path, {
             "config": config.to_dict(), "obs_dim": obs_dim, "num_actions": num_actions,
-            "observation_encoder": OBSERVATION_ENCODER,
+            "observation_encoder": OBSERVATION_ENCODER, "critic_dim": critic_dim,
             "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
             "iteration": iteration, "global_step": global_step,
             "elapsed_s": elapsed_before + time.time() - start_time,
@@ -120,6 +130,7 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
 
     # Rollout storage, time-major like CleanRL; numpy where the per-seat GAE reads it.
     obs_buf = torch.zeros((num_steps, num_envs, obs_dim), device=device)
+    critic_buf = torch.zeros((num_steps, num_envs, critic_dim), device=device) if centralized else None
     mask_buf = torch.zeros((num_steps, num_envs, num_actions), dtype=torch.bool, device=device)
     actions_buf = torch.zeros((num_steps, num_envs), dtype=torch.long, device=device)
     logprobs_buf = torch.zeros((num_steps, num_envs), device=device)
@@ -155,8 +166,14 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
             obs = torch.as_tensor(batch.obs, device=device)
             mask = torch.as_tensor(batch.mask, device=device)
             learner_turn = learner_seats[games, batch.seat]
+            critic_input = None
+            if centralized:
+                hidden = torch.as_tensor(hidden_hands(envs, batch.seat, tiles), device=device)
+                critic_input = critic_buf[step] = torch.cat([obs, hidden], dim=-1)
             with torch.no_grad():
-                action, logprob, _, value = agent.get_action_and_value(obs, mask, generator=generator)
+                action, logprob, _, value = agent.get_action_and_value(
+                    obs, mask, generator=generator, critic_input=critic_input
+                )
                 if not learner_turn.all():
                     rows = torch.as_tensor(np.flatnonzero(~learner_turn), device=device)
                     action[rows] = pool.act(opponent[rows.cpu().numpy()], obs[rows], mask[rows], generator)
@@ -188,6 +205,7 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
         if keep.numel() == 0:
             raise RuntimeError("no complete learner transition in a rollout: increase ppo.num_steps")
         b_obs = obs_buf.reshape(-1, obs_dim)[keep]
+        b_critic = critic_buf.reshape(-1, critic_dim)[keep] if centralized else None
         b_mask = mask_buf.reshape(-1, num_actions)[keep]
         b_actions = actions_buf.reshape(-1)[keep]
         b_logprobs = logprobs_buf.reshape(-1)[keep]
@@ -203,8 +221,9 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
             order = torch.as_tensor(rng.permutation(batch_size), device=device)
             for start in range(0, batch_size, minibatch_size):
                 mb = order[start:start + minibatch_size]
+                mb_critic = None if b_critic is None else b_critic[mb]
                 _, newlogprob, entropy, newvalue = agent.get_action_and_value(
-                    b_obs[mb], b_mask[mb], b_actions[mb]
+                    b_obs[mb], b_mask[mb], b_actions[mb], critic_input=mb_critic
                 )
                 logratio = newlogprob - b_logprobs[mb]
                 ratio = logratio.exp()

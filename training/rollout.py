@@ -75,6 +75,33 @@ def game_factory(game: GameConfig) -> GameFactory:
     )
 
 
+def hidden_hands(envs: Any, seat: np.ndarray, num_tiles: int) -> np.ndarray:
+    """The centralized critic's extra input: the hands of relative seats ``1 .. P-1`` of each game's
+    acting ``seat``, ``(B, (P-1) * num_tiles)`` float32 0/1 over the canonical tile index.
+
+    Read from the batched engines' public ``hands`` arrays (``VectorLineGame``: ``(B, P, W)`` uint64
+    words, ``VectorTexas42Game``: ``(B, P)`` int64), both little-endian bit sets; right after a step
+    they describe the same game as the ``Batch`` (a finished game's replacement included).
+    """
+    hands = np.ascontiguousarray(envs.hands)
+    num_envs, num_players = hands.shape[:2]
+    others = (seat[:, None] + np.arange(1, num_players)) % num_players
+    rows = hands.reshape(num_envs, num_players, -1)[np.arange(num_envs)[:, None], others]
+    bits = np.unpackbits(rows.view(np.uint8), axis=-1, count=num_tiles, bitorder="little")
+    return bits.reshape(num_envs, -1).astype(np.float32)
+
+
+def num_tiles(game: GameConfig) -> int:
+    """Tiles in the set of ``game`` (the width of one hand in ``hidden_hands``)."""
+    if game.name == "texas42":
+        from domino_env.rules.texas42 import NUM_TILES
+
+        return NUM_TILES
+    from domino_env.vector.line import VectorLineGame
+
+    return VectorLineGame(1, **game.options).config.tiles.num_tiles
+
+
 def seat_sides(game: GameConfig, num_players: int) -> np.ndarray:
     """Side (team) of every seat: partners 0+2 / 1+3 in Texas 42 and team Block/Draw, else one each."""
     if game.name == "texas42" or game.options.get("teams", False):
