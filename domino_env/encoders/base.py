@@ -1,6 +1,6 @@
 """The observation-encoder interface and the registry environments look encoders up in.
 
-An encoder turns a seat's *view* (``engine.view(seat)``, a frozen dataclass holding only what
+An encoder turns a seat's *view* (``engine.view(seat)``, an immutable record holding only what
 RULES.md section 4 allows) into one flat ``numpy`` array of a fixed dtype. Its layout is a table of
 named slots, ``Slot(name, start, length, meaning)``, from which the docs are generated
 (``slot_table_markdown``), so the documentation cannot drift from the code.
@@ -51,6 +51,11 @@ class Encoder(ABC):
     def encode(self, view: Any) -> np.ndarray:
         """The observation of ``view`` (1-D, ``dtype``, length ``size(view.config)``)."""
 
+    def encode_with_mask(self, view: Any, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+        """``encode(view)`` and the int8 action mask of ``view.legal_mask``: what the environments
+        call at every step. Bit-packed encoders override it to unpack both in one numpy call."""
+        return self.encode(view), mask_to_array(view.legal_mask, num_actions)
+
     def size(self, config: Any) -> int:
         last = self.slots(config)[-1]
         return last.start + last.length
@@ -61,6 +66,12 @@ class Encoder(ABC):
     def slot_table_markdown(self, config: Any) -> str:
         """The slot table as a Markdown table for the docs."""
         return markdown_table(self.slots(config))
+
+
+def mask_to_array(mask: int, num_actions: int) -> np.ndarray:
+    """Bit set over action ids -> int8 vector of length ``num_actions``."""
+    raw = np.frombuffer(mask.to_bytes((num_actions + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=num_actions, bitorder="little").view(np.int8)
 
 
 def markdown_table(slots: tuple[Slot, ...]) -> str:

@@ -62,14 +62,39 @@ class DefaultLineEncoder(Encoder):
     def __init__(self) -> None:
         self._config: LineConfig | None = None
         self._plan: _Plan | None = None
+        # A subclass that overrides encode gets the generic encode_with_mask, which calls it.
+        self._fused = type(self).encode is DefaultLineEncoder.encode
 
     def slots(self, config: LineConfig) -> tuple[Slot, ...]:
         return _slots(config)
 
     def encode(self, view: LineView) -> np.ndarray:
-        if view.config is not self._config:  # identity, not equality: hashing a config is slow
-            self._config, self._plan = view.config, _Plan(view.config)
-        plan = self._plan
+        plan = self._plan_for(view.config)
+        size = plan.size
+        raw = np.frombuffer(self._bits(view, plan).to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+        out = np.unpackbits(raw, count=size, bitorder="little").astype(np.float32)
+        return self._fill_counts(out, view, plan)
+
+    def encode_with_mask(self, view: LineView, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+        if not self._fused:
+            return super().encode_with_mask(view, num_actions)
+        plan = self._plan_for(view.config)
+        size = plan.size
+        # The mask rides in the same int, right after the observation: one unpack for both.
+        bits = self._bits(view, plan) | view.legal_mask << size
+        raw = np.frombuffer(bits.to_bytes((size + num_actions + 7) // 8, "little"), dtype=np.uint8)
+        unpacked = np.unpackbits(raw, count=size + num_actions, bitorder="little")
+        out = self._fill_counts(unpacked[:size].astype(np.float32), view, plan)
+        return out, unpacked[size:].view(np.int8)
+
+    def _plan_for(self, config: LineConfig) -> _Plan:
+        if config is not self._config:  # identity, not equality: hashing a config is slow
+            self._config, self._plan = config, _Plan(config)
+        return self._plan
+
+    @staticmethod
+    def _bits(view: LineView, plan: _Plan) -> int:
+        """Every 0/1 entry of the observation as one bit set."""
         me = view.seat
         bits = view.hand << plan.hand_at | plan.seat_bits[me] | 1 << (plan.passes_at + view.passes_in_row)
         bits |= plan.leader[me][view.leader]
@@ -86,9 +111,12 @@ class DefaultLineEncoder(Encoder):
         if view.hands is not None:
             for (_, _, hands_at), hand in zip(plan.per_seat[me], view.hands, strict=True):
                 bits |= hand << hands_at
-        size = plan.size
-        raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
-        out = np.unpackbits(raw, count=size, bitorder="little").astype(np.float32)
+        return bits
+
+    @staticmethod
+    def _fill_counts(out: np.ndarray, view: LineView, plan: _Plan) -> np.ndarray:
+        """Write the scaled counts into ``out`` (whose count slots are 0) and return it."""
+        me = view.seat
         # Per-seat values rotated to relative order by slicing: seat me first.
         counts = view.hand_sizes[me:] + view.hand_sizes[:me]
         counts += (view.drawable, view.stock_size, view.out_of_play) + view.draws[me:] + view.draws[:me]

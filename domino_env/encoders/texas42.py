@@ -110,11 +110,34 @@ class DefaultTexas42Encoder(Encoder):
     def __init__(self) -> None:
         self._config: Texas42Config | None = None
         self._plan: _Plan | None = None
+        # A subclass that overrides encode gets the generic encode_with_mask, which calls it.
+        self._fused = type(self).encode is DefaultTexas42Encoder.encode
 
     def encode(self, view: Texas42View) -> np.ndarray:
-        if view.config is not self._config:  # identity, not equality: hashing a config is slow
-            self._config, self._plan = view.config, _Plan(view.config)
-        plan = self._plan
+        plan = self._plan_for(view.config)
+        num_bits = plan.num_bits
+        raw = np.frombuffer(self._bits(view, plan).to_bytes((num_bits + 7) // 8, "little"), dtype=np.uint8)
+        return self._fill(np.unpackbits(raw, count=num_bits, bitorder="little"), view, plan)
+
+    def encode_with_mask(self, view: Texas42View, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+        if not self._fused:
+            return super().encode_with_mask(view, num_actions)
+        plan = self._plan_for(view.config)
+        num_bits = plan.num_bits
+        # The mask rides in the same int, right after the 0/1 entries: one unpack for both.
+        bits = self._bits(view, plan) | view.legal_mask << num_bits
+        raw = np.frombuffer(bits.to_bytes((num_bits + num_actions + 7) // 8, "little"), dtype=np.uint8)
+        unpacked = np.unpackbits(raw, count=num_bits + num_actions, bitorder="little")
+        return self._fill(unpacked[:num_bits], view, plan), unpacked[num_bits:].view(np.int8)
+
+    def _plan_for(self, config: Texas42Config) -> _Plan:
+        if config is not self._config:  # identity, not equality: hashing a config is slow
+            self._config, self._plan = config, _Plan(config)
+        return self._plan
+
+    @staticmethod
+    def _bits(view: Texas42View, plan: _Plan) -> int:
+        """Every 0/1 entry of the observation (all slots before ``points``) as one bit set."""
         me = view.seat
         bits = view.hand
         seat_bits = plan.seat_bits[me]
@@ -143,11 +166,15 @@ class DefaultTexas42Encoder(Encoder):
         if view.hands is not None:
             for r in range(1, SEATS):
                 bits |= view.hands[(me + r) % SEATS] << (plan.open_at + (r - 1) * NUM_TILES)
+        return bits
+
+    @staticmethod
+    def _fill(unpacked: np.ndarray, view: Texas42View, plan: _Plan) -> np.ndarray:
+        """The observation: the unpacked 0/1 entries, then points and marks."""
         num_bits = plan.num_bits
         out = np.empty(plan.size, dtype=np.float32)
-        raw = np.frombuffer(bits.to_bytes((num_bits + 7) // 8, "little"), dtype=np.uint8)
-        out[:num_bits] = np.unpackbits(raw, count=num_bits, bitorder="little")
-        mine, theirs = me % 2, 1 - me % 2
+        out[:num_bits] = unpacked
+        mine, theirs = view.seat % 2, 1 - view.seat % 2
         target = plan.target
         out[num_bits:] = (
             view.points[mine] / POINTS_PER_HAND,

@@ -27,14 +27,8 @@ from domino_env.rules.errors import IllegalActionError
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
 
-def mask_to_array(mask: int, num_actions: int) -> np.ndarray:
-    """Bit set over action ids -> int8 vector of length ``num_actions``."""
-    raw = np.frombuffer(mask.to_bytes((num_actions + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, count=num_actions, bitorder="little").view(np.int8)
-
-
 class DominoAECEnv(AECEnv):
-    """Base class: subclasses implement the ``_new_game``, ``_observation``, ``_apply`` hooks."""
+    """Base class: subclasses implement the ``_new_game``, ``_observe``, ``_apply`` hooks."""
 
     metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
 
@@ -76,7 +70,8 @@ class DominoAECEnv(AECEnv):
     def _new_game(self, rng: np.random.Generator, options: dict | None) -> Any:
         raise NotImplementedError
 
-    def _observation(self, seat: int) -> np.ndarray:
+    def _observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """The seat's observation and its int8 action mask (all zeros unless it is to act)."""
         raise NotImplementedError
 
     def _apply(self, action: int) -> Sequence[float] | None:
@@ -115,9 +110,8 @@ class DominoAECEnv(AECEnv):
         self._select_next()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
-        mask = self.game.legal_mask() if seat == self.game.current_player else 0
-        return {"observation": self._observation(seat), "action_mask": mask_to_array(mask, self.num_actions)}
+        observation, action_mask = self._observe(self.agent_name_mapping[agent])
+        return {"observation": observation, "action_mask": action_mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -168,8 +168,9 @@ class raw_env(DominoAECEnv):
         self._reported = False
         return Texas42Game(self.config, rng, deal=(options or {}).get("deal"))
 
-    def _observation(self, seat: int) -> np.ndarray:
-        return self.encoder.encode(self.game.view(seat))
+    def _observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """The view's ``legal_mask`` is the seat's legal moves when it is to act, else 0."""
+        return self.encoder.encode_with_mask(self.game.view(seat), self.num_actions)
 
     def _apply(self, action: int) -> list[float] | None:
         game = self.game
