@@ -1,6 +1,6 @@
 """Train a policy by self-play.
 
-    scripts/train.py --config configs/block_2p.yaml [--set FIELD=VALUE ...] [--resume]
+    scripts/train.py --config configs/block_2p.yaml [--set FIELD=VALUE ...] [--resume] [--threads 1]
 
 Overrides use dotted field names and YAML values, e.g. ``--set ppo.lr=3e-4 --set seed=2
 --set game.options.num_players=3``; every field is listed with its meaning in ``training/config.py``.
@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+
+import torch
 
 from training.config import ConfigError, load_config
 from training.ppo import history_last, train
@@ -26,7 +28,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="override a config field, e.g. ppo.lr=3e-4 (repeatable)")
     parser.add_argument("--resume", action="store_true", help="continue from the run's last checkpoint")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (logs, CI)")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="torch CPU threads (0: torch's default); 1 lets two runs share two cores")
     args = parser.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
     try:
         config = load_config(args.config, args.overrides)
     except ConfigError as err:
