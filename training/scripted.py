@@ -27,6 +27,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
+from domino_env.bots.line import GreedyWeights
 from domino_env.encoders.line_compact import slot_slices
 from training.config import GameConfig
 
@@ -39,14 +40,12 @@ def random_actions(obs: torch.Tensor, mask: torch.Tensor, generator: torch.Gener
 
 
 class BatchedLineGreedy:
-    """``bots.line.GreedyLineAgent`` with its default weights, for a batch of compact observations."""
+    """``bots.line.GreedyLineAgent``'s score (its ``GreedyWeights``), for a batch of compact observations."""
 
-    PIPS, BLOCKING_PIPS, DOUBLE, KEEP, OPPONENT_VOID, PARTNER_VOID = 1.0, 10.0, 3.0, 1.5, 4.0, 2.0
-    """``bots.line.GreedyWeights()``, restated so the two can be compared line by line."""
-
-    def __init__(self, options: dict):
+    def __init__(self, options: dict, weights: GreedyWeights | None = None):
         from domino_env.vector.line import VectorLineGame
 
+        self.w = weights or GreedyWeights()
         cfg = VectorLineGame(1, **options).config  # the engine's own reading of the options
         ts = cfg.tiles
         self.t, self.v, self.n = ts.num_tiles, cfg.max_pips + 1, cfg.num_players
@@ -82,7 +81,7 @@ class BatchedLineGreedy:
         new_right = torch.where(empty[:, None], self.high[None, :], new_right).clamp(0, v - 1)
 
         # Tiles left in hand on each new end (the played tile no longer counts).
-        held = hand @ self.suit  # (n, V) tiles in hand per number
+        held = hand @ self.suit  # (B, V) tiles in hand per number
         suit_a = self.suit.repeat_interleave(2, dim=0)  # (2T, V)
         keep = sum(held.gather(1, e) - suit_a.T[e, torch.arange(2 * t)] for e in (new_left, new_right))
 
@@ -93,14 +92,15 @@ class BatchedLineGreedy:
         opponents = void_on[:, ~self.partner].sum(1).double()
         partners = void_on[:, self.partner].sum(1).double()
 
-        pip_weight = torch.full((obs.shape[0],), self.PIPS, dtype=torch.float64)
+        w = self.w
+        pip_weight = torch.full((obs.shape[0],), w.pips, dtype=torch.float64)
         if self.block:  # at most one unknown tile fits an open end: lower the pip total
             fits = ((self.suit.T[left] + self.suit.T[right]) > 0).double()
             near_block = ~empty & ((unknown * fits).sum(-1) <= 1)
-            pip_weight = torch.where(near_block, self.BLOCKING_PIPS, self.PIPS)
+            pip_weight = torch.where(near_block, w.blocking_pips, w.pips)
 
-        score = (pip_weight[:, None] * self.pips + self.DOUBLE * self.double + self.KEEP * keep
-                 + self.OPPONENT_VOID * opponents - self.PARTNER_VOID * partners)
+        score = (pip_weight[:, None] * self.pips + w.double * self.double + w.keep * keep
+                 + w.opponent_void * opponents - w.partner_void * partners)
         mask = mask.cpu()
         placements = mask[:, : 2 * t]
         score = score.masked_fill(~placements, -torch.inf)
