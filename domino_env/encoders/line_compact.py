@@ -72,18 +72,13 @@ def scaled(counts: np.ndarray | int, scale: int) -> np.ndarray:
     return np.asarray(counts, dtype=np.float32) / np.float32(scale)
 
 
-def _rotate(values: tuple[int, ...], seat: int) -> list[int]:
-    """Per-seat values listed from ``seat`` leftwards: relative seat ``j`` is ``(seat + j) % n``."""
-    n = len(values)
-    return [values[(seat + j) % n] for j in range(n)]
-
-
-def _bits(mask: int, width: int) -> np.ndarray:
-    return np.array([mask >> i & 1 for i in range(width)], dtype=np.float32)
-
-
 def known_voids(view: LineView) -> list[int]:
-    """Per absolute seat, a bit set over numbers it is known to lack (rules in the module docstring)."""
+    """Per absolute seat, a bit set over numbers it is known to lack (rules in the module docstring).
+
+    This replays ``history``, the rules as stated; the encoder reads the same sets off the per-seat
+    summaries as ``passed_on | drawn_on`` (``drawn_on`` only under ``"when_stuck"``), because a seat
+    passes only once nothing is drawable, so all its passes follow all its draws in a round.
+    """
     cfg = view.config
     draw_action = 2 * cfg.tiles.num_tiles
     voids = [0] * cfg.num_players
@@ -98,37 +93,87 @@ def known_voids(view: LineView) -> list[int]:
 
 def encode_compact(view: LineView) -> np.ndarray:
     """The compact observation of ``view.seat`` (the reference the batched engine must equal)."""
-    cfg, me = view.config, view.seat
-    ts, n, numbers = cfg.tiles, cfg.num_players, cfg.max_pips + 1
-    lay = slot_slices(cfg)
-    line = 0
-    for tile, _seat, _side in view.line:
-        line |= 1 << tile
-    seen = view.hand | line
-    for hand in view.hands or ():
-        seen |= hand
-    unknown = ts.full_mask & ~seen
-    obs = np.zeros(max(sl.stop for sl in lay.values()), np.float32)
-    obs[lay["hand"]] = _bits(view.hand, ts.num_tiles)
-    obs[lay["line"]] = _bits(line, ts.num_tiles)
-    obs[lay["unknown"]] = _bits(unknown, ts.num_tiles)
+    return _observation(view, _plan(view.config), 0, 0)[0]
+
+
+class _Plan:
+    """Bit offsets and scaled-value tables for one config, so an encode only shifts, ors and looks up.
+
+    Every 0/1 slot is one bit of a Python ``int`` unpacked once by numpy (a numpy assignment per slot
+    cost more than a game step); the scaled slots (``unseen``, ``hand_sizes`` + ``stock``, ``scores``)
+    are written after from tables of the float32 quotients ``scaled`` gives, so values are identical.
+    """
+
+    def __init__(self, cfg: LineConfig):
+        slots = compact_slots(cfg)
+        at = {s.name: s.start for s in slots}
+        n, num_tiles, numbers = cfg.num_players, cfg.tiles.num_tiles, cfg.max_pips + 1
+        self.size = slots[-1].start + slots[-1].length
+        self.full_mask, self.suit_mask = cfg.tiles.full_mask, cfg.tiles.suit_mask
+        self.hand_at, self.line_at, self.unknown_at = at["hand"], at["line"], at["unknown"]
+        self.left_at, self.right_at = at["left_end"], at["right_end"]
+        # Voids are passed_on | drawn_on (see known_voids): keep drawn_on only under "when_stuck".
+        self.drawn_kept = -1 if cfg.draw_policy == "when_stuck" else 0
+        # others[me]: (seat, voids offset, open_hands offset) of relative seats 1..n-1.
+        open_at = at.get("open_hands", 0)
+        self.others = tuple(
+            tuple(
+                ((me + r) % n, at["voids"] + (r - 1) * numbers, open_at + (r - 1) * num_tiles)
+                for r in range(1, n)
+            )
+            for me in range(n)
+        )
+        # leader[me][seat]: the leader bit of ``seat``; streak[k]: the pass-streak bit (none once blocked).
+        self.leader = tuple(tuple(1 << (at["leader"] + (s - me) % n) for s in range(n)) for me in range(n))
+        self.streak = tuple(1 << (at["pass_streak"] + k) for k in range(n)) + (0,)
+        self.unseen = slice(at["unseen"], at["unseen"] + numbers)
+        # _slots lays out hand_sizes then stock back to back: one slice assignment fills both.
+        self.counts = slice(at["hand_sizes"], at["stock"] + 1)
+        self.scores = slice(at["scores"], at["scores"] + n)
+        self.target = cfg.target_score or 1
+        # Lookup tables of the exact float32 values ``scaled(k, scale)`` for every reachable k.
+        self.per_number, self.per_tile, self.per_target = (
+            tuple(scaled(np.arange(scale + 1), scale).tolist()) for scale in (numbers, num_tiles, self.target)
+        )
+
+
+@cache
+def _plan(config: LineConfig) -> _Plan:
+    return _Plan(config)
+
+
+def _observation(view: LineView, plan: _Plan, mask: int, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+    """The observation of ``view`` and the int8 array of ``mask`` (``num_actions`` long), which rides
+    in the same ``int`` after the observation's bits so one unpack makes both."""
+    me, size = view.seat, plan.size
+    played = 0
+    for tiles in view.played_by:  # every tile on the line was played by someone this round
+        played |= tiles
+    seen = view.hand | played
+    bits = view.hand << plan.hand_at | played << plan.line_at
+    bits |= plan.leader[me][view.leader] | plan.streak[view.passes_in_row]
     if view.left_end >= 0:
-        obs[lay["left_end"].start + view.left_end] = 1
-        obs[lay["right_end"].start + view.right_end] = 1
-    obs[lay["unseen"]] = scaled([(unknown & m).bit_count() for m in ts.suit_mask], numbers)
-    voids = _rotate(tuple(known_voids(view)), me)[1:]
-    obs[lay["voids"]] = np.concatenate([_bits(v, numbers) for v in voids])
-    obs[lay["hand_sizes"]] = scaled(_rotate(view.hand_sizes, me), ts.num_tiles)
-    obs[lay["stock"]] = scaled(view.drawable, ts.num_tiles)
-    if view.passes_in_row < n:
-        obs[lay["pass_streak"].start + view.passes_in_row] = 1
-    obs[lay["leader"].start + (view.leader - me) % n] = 1
-    target = cfg.target_score or 1
-    obs[lay["scores"]] = scaled([min(x, target) for x in _rotate(view.scores, me)], target)
+        bits |= 1 << (plan.left_at + view.left_end) | 1 << (plan.right_at + view.right_end)
+    passed_on, drawn_on, drawn_kept = view.passed_on, view.drawn_on, plan.drawn_kept
+    for seat, voids_at, _ in plan.others[me]:
+        bits |= (passed_on[seat] | drawn_on[seat] & drawn_kept) << voids_at
     if view.hands is not None:
-        others = _rotate(view.hands, me)[1:]
-        obs[lay["open_hands"]] = np.concatenate([_bits(h, ts.num_tiles) for h in others])
-    return obs
+        for seat, _, open_at in plan.others[me]:
+            bits |= view.hands[seat] << open_at
+            seen |= view.hands[seat]
+    unknown = plan.full_mask & ~seen
+    bits |= unknown << plan.unknown_at | mask << size
+    raw = np.frombuffer(bits.to_bytes((size + num_actions + 7) // 8, "little"), np.uint8)
+    unpacked = np.unpackbits(raw, count=size + num_actions, bitorder="little")
+    out = unpacked[:size].astype(np.float32)
+    per_number, per_tile = plan.per_number, plan.per_tile
+    out[plan.unseen] = [per_number[(unknown & suit).bit_count()] for suit in plan.suit_mask]
+    sizes = view.hand_sizes
+    out[plan.counts] = [per_tile[k] for k in sizes[me:] + sizes[:me] + (view.drawable,)]
+    if any(view.scores):  # the unpacked bits already left the score slots at 0
+        per_target, target, scores = plan.per_target, plan.target, view.scores[me:] + view.scores[:me]
+        out[plan.scores] = [per_target[min(x, target)] for x in scores]
+    return out, unpacked[size:].view(np.int8)
 
 
 @register_encoder
@@ -138,8 +183,24 @@ class LineCompactEncoder(Encoder):
     name = "compact"
     game = "line"
 
+    def __init__(self) -> None:
+        self._config: LineConfig | None = None
+        self._plan: _Plan | None = None
+        # A subclass that overrides encode gets the generic encode_with_mask, which calls it.
+        self._fused = type(self).encode is LineCompactEncoder.encode
+
     def slots(self, config: LineConfig) -> tuple[Slot, ...]:
         return compact_slots(config)
 
     def encode(self, view: LineView) -> np.ndarray:
-        return encode_compact(view)
+        return _observation(view, self._plan_for(view.config), 0, 0)[0]
+
+    def encode_with_mask(self, view: LineView, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+        if not self._fused:
+            return super().encode_with_mask(view, num_actions)
+        return _observation(view, self._plan_for(view.config), view.legal_mask, num_actions)
+
+    def _plan_for(self, config: LineConfig) -> _Plan:
+        if config is not self._config:  # identity, not equality: hashing a config is slow
+            self._config, self._plan = config, _plan(config)
+        return self._plan

@@ -179,9 +179,10 @@ class LineView(NamedTuple):
     ``line`` lists ``(tile, seat, side)`` in the order played. ``history`` lists this round's events
     ``(seat, action, left_end, right_end)`` with the open ends *before* the event (-1 on an empty
     table), so a pass carries the ends it passed on; a draw is the draw action id, never the tile.
-    ``played_by``, ``passed_on`` and ``draws`` summarise this round's public history per seat (the
-    tiles it played, the numbers that were an open end when it passed, how many tiles it drew), kept
-    up to date by the engine so encoders need not replay ``history``.
+    ``played_by``, ``passed_on``, ``draws`` and ``drawn_on`` summarise this round's public history
+    per seat (the tiles it played, the numbers that were an open end when it passed, how many tiles
+    it drew, the numbers that were an open end at its latest draw), kept up to date by the engine so
+    encoders need not replay ``history``.
     ``hands`` is every hand only with ``open_hands``; otherwise ``None``.
 
     A NamedTuple (immutable, and built positionally in ``LineGame.view``) because a view is made
@@ -209,12 +210,14 @@ class LineView(NamedTuple):
     played_by: tuple[int, ...]
     passed_on: tuple[int, ...]
     draws: tuple[int, ...]
+    drawn_on: tuple[int, ...]
     hands: tuple[int, ...] | None = None
 
 
 # Mutable per-state lists a clone must copy.
 _LIST_FIELDS = (
     "hands", "stock", "line", "history", "scores", "results", "_actions", "played_by", "passed_on", "draws",
+    "drawn_on",
 )
 
 
@@ -235,7 +238,7 @@ class LineGame:
         "config", "tiles", "num_players", "num_actions", "draw_action", "pass_action", "rng",
         "hands", "stock", "out_of_play", "left", "right", "line", "current", "leader", "passes",
         "history", "scores", "results", "round_index", "_terminal", "_deal", "_actions", "_round_start",
-        "_mask", "played_by", "passed_on", "draws",
+        "_mask", "played_by", "passed_on", "draws", "drawn_on",
     )
 
     def __init__(self, config: LineConfig, rng: np.random.Generator, deal: Mapping[str, Any] | None = None):
@@ -336,6 +339,7 @@ class LineGame:
         self.played_by = [0] * self.num_players  # per seat: tiles it played this round
         self.passed_on = [0] * self.num_players  # per seat: numbers that were an open end at its passes
         self.draws = [0] * self.num_players  # per seat: tiles it drew this round
+        self.drawn_on = [0] * self.num_players  # per seat: numbers that were an open end at its latest draw
         self._mask = -1
         self._deal = {"hands": [list(h) for h in hands], "stock": list(self.stock), "leader": leader}
         self._actions: list[int] = []
@@ -405,6 +409,7 @@ class LineGame:
         if action == self.draw_action:
             self.hands[s] |= 1 << self.stock.pop(0)
             self.draws[s] += 1
+            self.drawn_on[s] = 1 << self.left | 1 << self.right
             return
         if action == self.pass_action:
             self.passed_on[s] |= 1 << self.left | 1 << self.right
@@ -590,6 +595,7 @@ class LineGame:
             tuple(self.played_by),  # played_by
             tuple(self.passed_on),  # passed_on
             tuple(self.draws),  # draws
+            tuple(self.drawn_on),  # drawn_on
             tuple(self.hands) if cfg.open_hands else None,  # hands
         )
 
