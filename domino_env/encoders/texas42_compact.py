@@ -101,16 +101,49 @@ def suits_in_force(declaration: int, config: Texas42Config) -> tuple[int, ...]:
 
 
 class _Plan:
-    """Slot starts for one config, and the divisors of the scaled slots, computed once."""
+    """Bit offsets per observing seat and scaled-value tables for one config, computed once, so an
+    encode only shifts, ors and looks up.
+
+    Every 0/1 entry (all slots before ``unseen``) is one bit of a Python ``int`` unpacked once by
+    numpy (an assignment per entry would cost more than the game step); the scaled entries come from
+    tables of the float32 quotients ``count / scale``, so values are those of a float32 division.
+    """
 
     def __init__(self, config: Texas42Config):
         slots = compact_slots(config)
-        self.at = {s.name: s.start for s in slots}
-        self.num_bits = self.at["unseen"]  # every slot before "unseen" is 0/1
+        at = {s.name: s.start for s in slots}
+        self.num_bits = at["unseen"]  # every slot before "unseen" is 0/1
         self.size = slots[-1].start + slots[-1].length
+        self.hand_at, self.unknown_at, self.played_at = at["hand"], at["unknown"], at["played"]
+        self.phase_at, self.declaration_at = at["phase"], at["declaration"] - TRUMP
+        relative = [[(seat - me) % SEATS for seat in range(SEATS)] for me in range(SEATS)]
+        # per_seat[me][seat]: offsets of (trick, bids) for that seat; +1: bid -1 (not yet) is category 0.
+        self.per_seat = tuple(
+            tuple((at["trick"] + r * NUM_TILES, at["bids"] + r * BID_CATEGORIES + 1) for r in rel)
+            for rel in relative
+        )
+        # others[me]: (seat, voids offset, open_hands offset) of relative seats 1..3.
+        open_at = at.get("open_hands", 0)
+        self.others = tuple(
+            tuple(
+                ((me + r) % SEATS, at["voids"] + (r - 1) * NUM_SUITS, open_at + (r - 1) * NUM_TILES)
+                for r in range(1, SEATS)
+            )
+            for me in range(SEATS)
+        )
+        # one_hot[name][me][seat]: the bit marking ``seat``; a fifth entry 0 makes seat -1 mark nothing.
+        self.one_hot = {
+            name: tuple(tuple(1 << (at[name] + r) for r in rel) + (0,) for rel in relative)
+            for name in ("trick_leader", "to_act", "shaker", "bidder", "declarer", "sitting_out")
+        }
+        # suits[declaration]: the suits ``unseen`` counts under it (-1: before the declaration).
+        self.suits = {d: suits_in_force(d, config) for d in (-1, *range(TRUMP, PLAY))}
         self.target = config.target_marks
-        scales = [HAND_SIZE] * (NUM_SUITS + SEATS + 2) + [POINTS_PER_HAND] * 2 + [self.target] * 2
-        self.scales = np.array(scales, np.float32)
+        # Lookup tables of the float32 quotients k / scale for every reachable count k.
+        self.per_seven, self.per_hand, self.per_target = (
+            (np.arange(top + 1, dtype=np.float32) / np.float32(scale)).tolist()
+            for top, scale in ((NUM_TILES, HAND_SIZE), (POINTS_PER_HAND, POINTS_PER_HAND), (self.target,) * 2)
+        )
 
 
 @cache
@@ -120,58 +153,59 @@ def _plan(config: Texas42Config) -> _Plan:
 
 def encode_compact(view: Texas42View) -> np.ndarray:
     """The compact observation of ``view.seat`` (the reference the batched engine must equal)."""
-    return _encode(view, _plan(view.config))
+    return _observation(view, _plan(view.config), 0, 0)[0]
 
 
-def _encode(view: Texas42View, plan: _Plan) -> np.ndarray:
-    """Every 0/1 entry is gathered into one Python ``int`` and unpacked once (an assignment per
-    entry would cost more than the game step); the scaled entries are one float32 division."""
-    at, me = plan.at, view.seat
-
-    def one_hot(name: str, seat: int) -> int:
-        return 1 << (at[name] + (seat - me) % SEATS) if seat >= 0 else 0
-
+def _observation(
+    view: Texas42View, plan: _Plan, mask: int, num_actions: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The observation of ``view`` and the int8 array of ``mask`` (``num_actions`` long), which rides
+    in the same ``int`` after the 0/1 entries so one unpack makes both."""
+    me, num_bits = view.seat, plan.num_bits
     played = 0
     for tiles in view.played_by:
         played |= tiles
     known = view.hand | played
-    for hand in view.hands or ():
-        known |= hand
-    unknown = TILES.full_mask & ~known
-    bits = view.hand << at["hand"] | unknown << at["unknown"] | played << at["played"]
+    bits = view.hand << plan.hand_at | played << plan.played_at
+    per_seat = plan.per_seat[me]
+    for (_, bids_at), bid in zip(per_seat, view.bids, strict=True):
+        bits |= 1 << (bids_at + bid)
     for seat, tile in view.trick:
-        bits |= 1 << (at["trick"] + (seat - me) % SEATS * NUM_TILES + tile)
-    if view.phase == PLAY_PHASE:
-        bits |= one_hot("trick_leader", view.trick[0][0] if view.trick else view.to_act)
-    for r in range(1, SEATS):
-        bits |= view.voids[(me + r) % SEATS] << (at["voids"] + (r - 1) * NUM_SUITS)
+        bits |= 1 << (per_seat[seat][0] + tile)
+    for seat, voids_at, _ in plan.others[me]:
+        bits |= view.voids[seat] << voids_at
+    one_hot = plan.one_hot
+    bits |= one_hot["shaker"][me][view.shaker] | one_hot["bidder"][me][view.bidder]
+    bits |= one_hot["declarer"][me][view.declarer] | one_hot["sitting_out"][me][view.sitting_out]
     if view.phase <= PLAY_PHASE:
-        bits |= 1 << (at["phase"] + view.phase) | one_hot("to_act", view.to_act)
-    for seat, bid in enumerate(view.bids):
-        bits |= 1 << (at["bids"] + (seat - me) % SEATS * BID_CATEGORIES + bid + 1)
-    bits |= one_hot("shaker", view.shaker) | one_hot("bidder", view.bidder)
-    bits |= one_hot("declarer", view.declarer) | one_hot("sitting_out", view.sitting_out)
+        bits |= 1 << (plan.phase_at + view.phase) | one_hot["to_act"][me][view.to_act]
+        if view.phase == PLAY_PHASE:
+            bits |= one_hot["trick_leader"][me][view.trick[0][0] if view.trick else view.to_act]
     if view.declaration >= 0:
-        bits |= 1 << (at["declaration"] + view.declaration - TRUMP)
+        bits |= 1 << (plan.declaration_at + view.declaration)
     if view.hands is not None:
-        for r in range(1, SEATS):
-            bits |= view.hands[(me + r) % SEATS] << (at["open_hands"] + (r - 1) * NUM_TILES)
-    num_bits = plan.num_bits
+        for seat, _, open_at in plan.others[me]:
+            bits |= view.hands[seat] << open_at
+            known |= view.hands[seat]
+    unknown = TILES.full_mask & ~known
+    bits |= unknown << plan.unknown_at | mask << num_bits
+    raw = np.frombuffer(bits.to_bytes((num_bits + num_actions + 7) // 8, "little"), np.uint8)
+    unpacked = np.unpackbits(raw, count=num_bits + num_actions, bitorder="little")
     out = np.empty(plan.size, np.float32)
-    raw = np.frombuffer(bits.to_bytes((num_bits + 7) // 8, "little"), np.uint8)
-    out[:num_bits] = np.unpackbits(raw, count=num_bits, bitorder="little")
+    out[:num_bits] = unpacked[:num_bits]
 
-    mine = me % 2
-    tricks = [0, 0]
-    for winner in view.trick_winners:
-        tricks[winner % 2 != mine] += 1
-    counts = [(unknown & suit).bit_count() for suit in suits_in_force(view.declaration, view.config)]
-    counts += [view.hand_sizes[(me + r) % SEATS] for r in range(SEATS)]
-    counts += tricks
-    counts += (view.points[mine], view.points[1 - mine])
-    counts += (min(view.marks[mine], plan.target), min(view.marks[1 - mine], plan.target))
-    out[num_bits:] = np.array(counts, np.float32) / plan.scales  # the float32 division of ``scaled``
-    return out
+    mine, theirs = me % 2, 1 - me % 2
+    winners = view.trick_winners
+    my_tricks = winners.count(mine) + winners.count(mine + 2)  # two C counts, not a Python loop
+    per_seven, sizes, points, marks = plan.per_seven, view.hand_sizes, view.points, view.marks
+    values = [per_seven[(unknown & suit).bit_count()] for suit in plan.suits[view.declaration]]
+    values += [per_seven[k] for k in sizes[me:] + sizes[:me]]  # rotated by slicing: seat me first
+    values += (per_seven[my_tricks], per_seven[len(winners) - my_tricks])
+    values += (plan.per_hand[points[mine]], plan.per_hand[points[theirs]])
+    target, per_target = plan.target, plan.per_target
+    values += (per_target[min(marks[mine], target)], per_target[min(marks[theirs], target)])
+    out[num_bits:] = values
+    return out, unpacked[num_bits:].view(np.int8)
 
 
 @register_encoder
@@ -181,13 +215,24 @@ class Texas42CompactEncoder(Encoder):
     name = "compact"
     game = "texas42"
 
+    def __init__(self) -> None:
+        self._config: Texas42Config | None = None
+        self._plan: _Plan | None = None
+        # A subclass that overrides encode gets the generic encode_with_mask, which calls it.
+        self._fused = type(self).encode is Texas42CompactEncoder.encode
+
     def slots(self, config: Texas42Config) -> tuple[Slot, ...]:
         return compact_slots(config)
 
-    def __init__(self) -> None:
-        self._config: Texas42Config | None = None
-
     def encode(self, view: Texas42View) -> np.ndarray:
-        if view.config is not self._config:  # identity, not equality: hashing a config is slow
-            self._config, self._plan = view.config, _plan(view.config)
-        return _encode(view, self._plan)
+        return _observation(view, self._plan_for(view.config), 0, 0)[0]
+
+    def encode_with_mask(self, view: Texas42View, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+        if not self._fused:
+            return super().encode_with_mask(view, num_actions)
+        return _observation(view, self._plan_for(view.config), view.legal_mask, num_actions)
+
+    def _plan_for(self, config: Texas42Config) -> _Plan:
+        if config is not self._config:  # identity, not equality: hashing a config is slow
+            self._config, self._plan = config, _plan(config)
+        return self._plan
