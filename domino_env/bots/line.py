@@ -10,12 +10,14 @@ it can play.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from domino_env.bots.base import register_bot
 from domino_env.bots.determinize import sample_world
+from domino_env.bots.line_solver import LineSolver, margin
 from domino_env.rules.line import LineGame, LineView
 from domino_env.tiles import iter_bits
 
@@ -110,44 +112,14 @@ class GreedyLineAgent:
 
 
 ROLLOUTS = ("greedy", "auto")
-EXACT_TILES = 10  # solve exactly once at most this many tiles are in hands and no draw is left
-
-
-def side_points(game: LineGame) -> tuple[int, ...]:
-    """Round points of each side in ``game``'s finished round (side ``k``'s first seat is ``k``)."""
-    points = game.results[-1].round_points
-    return tuple(points[k] for k in range(game.config.num_sides))
-
-
-def margin(points: tuple[int, ...], side: int) -> float:
-    """``side``'s points minus the mean of the other sides' points: what every side maximizes."""
-    return points[side] - (sum(points) - points[side]) / (len(points) - 1)
+# Solve exactly once nothing is drawable and at most this many tiles are in hands. 14 covers a
+# whole Block 2p round (7 + 7): its full game tree is a few thousand positions, ~50-80 ms to solve.
+EXACT_TILES = 14
 
 
 def solvable(game: LineGame, max_tiles: int) -> bool:
     """No chance left (nothing drawable) and few enough tiles in hands to search every line."""
     return game.drawable == 0 and sum(h.bit_count() for h in game.hands) <= max_tiles
-
-
-def solve(game: LineGame, table: dict[tuple, tuple[int, ...]]) -> tuple[int, ...]:
-    """Exact round points per side with every seat seeing every hand and maximizing its side's
-    margin (max-n; with two sides it is minimax). ``game`` must have no drawable stock left, so the
-    rest of the round is deterministic; ``table`` memoizes positions (hands, ends, mover, passes).
-    Ties between moves go to the lowest action id."""
-    if game.is_terminal:
-        return side_points(game)
-    key = (tuple(game.hands), game.left, game.right, game.current, game.passes)
-    if key not in table:
-        side = game.config.side_of(game.current)
-        best: tuple[int, ...] | None = None
-        for action in iter_bits(game.legal_mask()):
-            child = game.clone()
-            child.apply(action)
-            value = solve(child, table)
-            if best is None or margin(value, side) > margin(best, side):
-                best = value
-        table[key] = best
-    return table[key]
 
 
 class LineSearchAgent:
@@ -158,8 +130,9 @@ class LineSearchAgent:
     between two moves is not blurred by different deals). After the move the round is played on by
     ``rollout`` for every seat (``"greedy"``: the tips on each seat's view; ``"auto"``: the automatic
     move of RULES.md 2.5, faster and weaker) until nothing is left to draw and at most
-    ``exact_tiles`` tiles are in hands; from there it is solved exactly (``solve``). The move with
-    the best mean side margin is played; a forced move is played without search.
+    ``exact_tiles`` tiles are in hands; from there it is solved exactly (``LineSolver``). The move
+    with the best mean side margin (round points) is played; equal means go to greedy's choice, and
+    a forced move is played without search.
     """
 
     def __init__(self, budget: int = 200, rollout: str = "greedy", exact_tiles: int = EXACT_TILES):
@@ -172,33 +145,34 @@ class LineSearchAgent:
         self.exact_tiles = exact_tiles
         self._greedy = GreedyLineAgent()
 
-    def evaluate(self, game: LineGame, rng: np.random.Generator,
-                 table: dict[tuple, tuple[int, ...]]) -> tuple[int, ...]:
-        """Round points per side: rollout moves, then the exact solution of the endgame
-        (``table``: solved positions, shared by the candidates of one decision)."""
+    def evaluate(self, game: LineGame, side: int, rng: np.random.Generator, solver: LineSolver) -> float:
+        """``side``'s round margin: rollout moves, then the exact solution of the endgame."""
         while not game.is_terminal:
             if solvable(game, self.exact_tiles):
-                return solve(game, table)
+                return solver.margin_of(solver.position(game), side)
             if self.rollout == "auto":
                 game.apply(game.auto_move())
             else:
                 game.apply(self._greedy.act(game.view(game.current), rng))
-        return side_points(game)
+        points = game.results[-1].round_points
+        return margin(tuple(points[k] for k in range(game.config.num_sides)), side)
 
     def act(self, view: LineView, rng: np.random.Generator) -> int:
-        candidates = list(iter_bits(view.legal_mask))
-        if len(candidates) == 1:
-            return candidates[0]
+        legal = list(iter_bits(view.legal_mask))
+        if len(legal) == 1:
+            return legal[0]
+        greedy = self._greedy.scores(view)
+        candidates = sorted(legal, key=lambda a: -greedy.get(a, -math.inf))  # greedy's order
         side = view.config.side_of(view.seat)
         totals = np.zeros(len(candidates))
-        table: dict[tuple, tuple[int, ...]] = {}
+        solver = LineSolver(view.config)
         for _ in range(max(1, self.budget // len(candidates))):
             world = sample_world(view, rng)
             for i, a in enumerate(candidates):
                 game = world.clone()
                 game.apply(a)
-                totals[i] += margin(self.evaluate(game, rng, table), side)
-        return candidates[int(np.argmax(totals))]
+                totals[i] += self.evaluate(game, side, rng, solver)
+        return candidates[int(np.argmax(totals))]  # the first of equal totals: greedy's preference
 
 
 register_bot("dominoes", "greedy")(GreedyLineAgent)

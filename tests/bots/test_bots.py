@@ -8,15 +8,8 @@ import pytest
 
 from domino_env.bots import Agent, available_bots, make_bot
 from domino_env.bots.determinize import sample_world
-from domino_env.bots.line import (
-    GreedyLineAgent,
-    about_to_block,
-    line_voids,
-    margin,
-    side_points,
-    solvable,
-    solve,
-)
+from domino_env.bots.line import GreedyLineAgent, about_to_block, line_voids, solvable
+from domino_env.bots.line_solver import LineSolver, margin
 from domino_env.bots.texas42 import alphabeta, team_value
 from domino_env.rules.line import LineConfig, LineGame
 from domino_env.rules.texas42 import PLAY_PHASE, Texas42Config, Texas42Game
@@ -193,16 +186,65 @@ def _minimax(game, value, maximizing) -> float:
     return max(children) if maximizing(game) else min(children)
 
 
-def test_line_solver_matches_minimax_on_block_endgames() -> None:
+def _side_points(game: LineGame) -> tuple[int, ...]:
+    points = game.results[-1].round_points
+    return tuple(points[k] for k in range(game.config.num_sides))
+
+
+def _max_n(game: LineGame) -> tuple[int, ...]:
+    """Max-n on engine clones, no memo: the reference for ``LineSolver`` (scoring included)."""
+    if game.is_terminal:
+        return _side_points(game)
+    side, best = game.config.side_of(game.current), None
+    for action in iter_bits(game.legal_mask()):
+        child = game.clone()
+        child.apply(action)
+        value = _max_n(child)
+        if best is None or margin(value, side) > margin(best, side):
+            best = value
+    return best
+
+
+@pytest.mark.parametrize("options", [
+    {"variant": "block"},
+    {"variant": "block", "preset": "boardpan"},
+    {"variant": "block", "num_players": 3},
+    {"variant": "block", "num_players": 4, "teams": True},
+    {"variant": "draw", "num_players": 3},
+])
+def test_line_solver_matches_brute_force_on_endgames(options: dict) -> None:
     rng, greedy = np.random.default_rng(0), GreedyLineAgent()
+    cfg = LineConfig(target_score=None, **options)
+    solved = 0
     for seed in range(8):
-        game = LineGame(LineConfig(variant="block", target_score=None), np.random.default_rng(seed))
+        game = LineGame(cfg, np.random.default_rng(seed))
         while not game.is_terminal and not solvable(game, 7):
             game.apply(greedy.act(game.view(game.current), rng))
         if game.is_terminal:
             continue
-        exact = margin(solve(game, {}), 0)
-        assert exact == _minimax(game, lambda g: margin(side_points(g), 0), lambda g: g.current == 0)
+        solver = LineSolver(cfg)
+        assert solver.value(solver.position(game)) == _max_n(game)
+        if cfg.num_sides == 2:
+            first_side = lambda g: cfg.side_of(g.current) == 0  # noqa: E731
+            expected = _minimax(game, lambda g: margin(_side_points(g), 0), first_side)
+            assert margin(_max_n(game), 0) == expected
+            assert LineSolver(cfg).margin_of(solver.position(game), 0) == expected
+            assert solver.margin_of(solver.position(game), 1) == -expected
+        solved += 1
+    assert solved >= 4
+
+
+def test_line_solver_scores_like_the_engine() -> None:
+    rng = np.random.default_rng(1)
+    for options in ({"variant": "block", "num_players": 4, "teams": True},
+                    {"variant": "block", "preset": "boardpan"}):
+        cfg = LineConfig(target_score=None, **options)
+        for seed in range(20):
+            game = LineGame(cfg, np.random.default_rng(seed))
+            while not game.is_terminal:
+                game.apply(make_bot("dominoes", "random").act(game.view(game.current), rng))
+            winner = game.results[-1].winners[0] if game.results[-1].kind == "domino" else None
+            assert LineSolver(cfg).round_points(tuple(game.hands), winner) == _side_points(game)
 
 
 def test_texas42_alphabeta_matches_minimax_on_endgames() -> None:
