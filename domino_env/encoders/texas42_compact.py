@@ -46,6 +46,7 @@ SEATS = 4
 BID_CATEGORIES = NUM_BID_ACTIONS + 1  # not bid yet, then the bid action ids 0..23
 DECLARATIONS = PLAY - TRUMP  # trump 0-6, doubles, follow-me, Nello, Sevens
 NUMBER_SUITS = (*TILES.suit_mask, 0, 0)  # suits before a declaration: the numbers, no trump or doubles
+SEAT_SLOTS = ("shaker", "bidder", "declarer", "sitting_out", "to_act", "trick_leader")  # one-hot seats
 
 
 @cache
@@ -117,11 +118,9 @@ class _Plan:
         self.hand_at, self.unknown_at, self.played_at = at["hand"], at["unknown"], at["played"]
         self.phase_at, self.declaration_at = at["phase"], at["declaration"] - TRUMP
         relative = [[(seat - me) % SEATS for seat in range(SEATS)] for me in range(SEATS)]
-        # per_seat[me][seat]: offsets of (trick, bids) for that seat; +1: bid -1 (not yet) is category 0.
-        self.per_seat = tuple(
-            tuple((at["trick"] + r * NUM_TILES, at["bids"] + r * BID_CATEGORIES + 1) for r in rel)
-            for rel in relative
-        )
+        # trick_at[me][seat], bids_at[me][seat]: that seat's block; +1: bid -1 (not yet) is category 0.
+        self.trick_at = tuple(tuple(at["trick"] + r * NUM_TILES for r in rel) for rel in relative)
+        self.bids_at = tuple(tuple(at["bids"] + r * BID_CATEGORIES + 1 for r in rel) for rel in relative)
         # others[me]: (seat, voids offset, open_hands offset) of relative seats 1..3.
         open_at = at.get("open_hands", 0)
         self.others = tuple(
@@ -131,11 +130,11 @@ class _Plan:
             )
             for me in range(SEATS)
         )
-        # one_hot[name][me][seat]: the bit marking ``seat``; a fifth entry 0 makes seat -1 mark nothing.
-        self.one_hot = {
-            name: tuple(tuple(1 << (at[name] + r) for r in rel) + (0,) for rel in relative)
-            for name in ("trick_leader", "to_act", "shaker", "bidder", "declarer", "sitting_out")
-        }
+        # one_hot[me]: per seat slot (in SEAT_SLOTS order), the bit marking each seat; a fifth entry 0
+        # makes seat -1 (none yet) mark nothing.
+        self.one_hot = tuple(
+            tuple(tuple(1 << (at[name] + r) for r in rel) + (0,) for name in SEAT_SLOTS) for rel in relative
+        )
         # suits[declaration]: the suits ``unseen`` counts under it (-1: before the declaration).
         self.suits = {d: suits_in_force(d, config) for d in (-1, *range(TRUMP, PLAY))}
         self.target = config.target_marks
@@ -161,26 +160,27 @@ def _observation(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The observation of ``view`` and the int8 array of ``mask`` (``num_actions`` long), which rides
     in the same ``int`` after the 0/1 entries so one unpack makes both."""
-    me, num_bits = view.seat, plan.num_bits
+    me, num_bits, size = view.seat, plan.num_bits, plan.size
     played = 0
     for tiles in view.played_by:
         played |= tiles
     known = view.hand | played
     bits = view.hand << plan.hand_at | played << plan.played_at
-    per_seat = plan.per_seat[me]
-    for (_, bids_at), bid in zip(per_seat, view.bids, strict=True):
+    for bids_at, bid in zip(plan.bids_at[me], view.bids, strict=True):
         bits |= 1 << (bids_at + bid)
+    trick_at = plan.trick_at[me]
     for seat, tile in view.trick:
-        bits |= 1 << (per_seat[seat][0] + tile)
+        bits |= 1 << (trick_at[seat] + tile)
+    voids = view.voids
     for seat, voids_at, _ in plan.others[me]:
-        bits |= view.voids[seat] << voids_at
-    one_hot = plan.one_hot
-    bits |= one_hot["shaker"][me][view.shaker] | one_hot["bidder"][me][view.bidder]
-    bits |= one_hot["declarer"][me][view.declarer] | one_hot["sitting_out"][me][view.sitting_out]
+        bits |= voids[seat] << voids_at
+    shaker, bidder, declarer, sitting_out, to_act, trick_leader = plan.one_hot[me]
+    bits |= shaker[view.shaker] | bidder[view.bidder]
+    bits |= declarer[view.declarer] | sitting_out[view.sitting_out]
     if view.phase <= PLAY_PHASE:
-        bits |= 1 << (plan.phase_at + view.phase) | one_hot["to_act"][me][view.to_act]
+        bits |= 1 << (plan.phase_at + view.phase) | to_act[view.to_act]
         if view.phase == PLAY_PHASE:
-            bits |= one_hot["trick_leader"][me][view.trick[0][0] if view.trick else view.to_act]
+            bits |= trick_leader[view.trick[0][0] if view.trick else view.to_act]
     if view.declaration >= 0:
         bits |= 1 << (plan.declaration_at + view.declaration)
     if view.hands is not None:
@@ -188,24 +188,27 @@ def _observation(
             bits |= view.hands[seat] << open_at
             known |= view.hands[seat]
     unknown = TILES.full_mask & ~known
-    bits |= unknown << plan.unknown_at | mask << num_bits
-    raw = np.frombuffer(bits.to_bytes((num_bits + num_actions + 7) // 8, "little"), np.uint8)
-    unpacked = np.unpackbits(raw, count=num_bits + num_actions, bitorder="little")
-    out = np.empty(plan.size, np.float32)
-    out[:num_bits] = unpacked[:num_bits]
+    bits |= unknown << plan.unknown_at | mask << size  # the scaled slots' bits stay 0, then the mask
+    raw = np.frombuffer(bits.to_bytes((size + num_actions + 7) // 8, "little"), np.uint8)
+    unpacked = np.unpackbits(raw, count=size + num_actions, bitorder="little")
+    out = unpacked[:size].astype(np.float32)
 
     mine, theirs = me % 2, 1 - me % 2
     winners = view.trick_winners
     my_tricks = winners.count(mine) + winners.count(mine + 2)  # two C counts, not a Python loop
-    per_seven, sizes, points, marks = plan.per_seven, view.hand_sizes, view.points, view.marks
-    values = [per_seven[(unknown & suit).bit_count()] for suit in plan.suits[view.declaration]]
-    values += [per_seven[k] for k in sizes[me:] + sizes[:me]]  # rotated by slicing: seat me first
-    values += (per_seven[my_tricks], per_seven[len(winners) - my_tricks])
-    values += (plan.per_hand[points[mine]], plan.per_hand[points[theirs]])
-    target, per_target = plan.target, plan.per_target
-    values += (per_target[min(marks[mine], target)], per_target[min(marks[theirs], target)])
-    out[num_bits:] = values
-    return out, unpacked[num_bits:].view(np.int8)
+    per_seven, per_hand, per_target, target = plan.per_seven, plan.per_hand, plan.per_target, plan.target
+    sizes, points, marks = view.hand_sizes, view.points, view.marks
+    out[num_bits:] = [
+        *[per_seven[(unknown & suit).bit_count()] for suit in plan.suits[view.declaration]],
+        *[per_seven[k] for k in sizes[me:] + sizes[:me]],  # rotated by slicing: seat me first
+        per_seven[my_tricks],
+        per_seven[len(winners) - my_tricks],
+        per_hand[points[mine]],
+        per_hand[points[theirs]],
+        per_target[min(marks[mine], target)],
+        per_target[min(marks[theirs], target)],
+    ]
+    return out, unpacked[size:].view(np.int8)
 
 
 @register_encoder
