@@ -12,7 +12,7 @@ from domino_env.bots.line import GreedyLineAgent, about_to_block, line_voids, so
 from domino_env.bots.line_solver import LineSolver, margin
 from domino_env.bots.texas42 import alphabeta, team_value
 from domino_env.rules.line import LineConfig, LineGame
-from domino_env.rules.texas42 import PLAY_PHASE, Texas42Config, Texas42Game
+from domino_env.rules.texas42 import PLAY_PHASE, Texas42Config, Texas42Game, bid_value
 from domino_env.tiles import DOUBLE_SIX, iter_bits
 
 LINE_VARIANTS = [
@@ -72,6 +72,22 @@ def test_registry_names_and_errors() -> None:
         make_bot("chess", "random")
     with pytest.raises(ValueError, match="budget"):
         make_bot("dominoes", "search", budget=0)
+    with pytest.raises(ValueError, match="bidding"):
+        make_bot("texas42", "search", bidding="guess")
+
+
+def test_texas42_search_bids_cheapest_or_passes() -> None:
+    """Simulated bidding either passes or bids the cheapest legal bid; heuristic bidding copies
+    the heuristic's auction."""
+    rng, heuristic = np.random.default_rng(0), make_bot("texas42", "heuristic")
+    simulate = make_bot("texas42", "search", budget=4)
+    copy = make_bot("texas42", "search", budget=4, bidding="heuristic")
+    for seed in range(4):
+        game = Texas42Game(Texas42Config(), np.random.default_rng(seed))
+        view = game.view(game.current_player)
+        cheapest = min((a for a in iter_bits(view.legal_mask) if a > 0), key=bid_value)
+        assert simulate.act(view, rng) in (0, cheapest)
+        assert copy.act(view, rng) == heuristic.act(view, rng)
 
 
 # ----- greedy tips on scripted positions --------------------------------------------------------
