@@ -166,14 +166,13 @@ def _observation(
         played |= tiles
     known = view.hand | played
     bits = view.hand << plan.hand_at | played << plan.played_at
-    for bids_at, bid in zip(plan.bids_at[me], view.bids, strict=True):
-        bits |= 1 << (bids_at + bid)
+    bids, voids, bids_at = view.bids, view.voids, plan.bids_at[me]
+    bits |= 1 << (bids_at[me] + bids[me])
+    for seat, voids_at, _ in plan.others[me]:  # one loop over the other seats for voids and bids
+        bits |= voids[seat] << voids_at | 1 << (bids_at[seat] + bids[seat])
     trick_at = plan.trick_at[me]
     for seat, tile in view.trick:
         bits |= 1 << (trick_at[seat] + tile)
-    voids = view.voids
-    for seat, voids_at, _ in plan.others[me]:
-        bits |= voids[seat] << voids_at
     shaker, bidder, declarer, sitting_out, to_act, trick_leader = plan.one_hot[me]
     bits |= shaker[view.shaker] | bidder[view.bidder]
     bits |= declarer[view.declarer] | sitting_out[view.sitting_out]
