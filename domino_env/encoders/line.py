@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from domino_env.encoders.base import Encoder, Slot, layout, register_encoder
+from domino_env.encoders.base import BYTE_FLOATS, Encoder, Slot, layout, register_encoder
 from domino_env.rules.line import LineConfig, LineView
 
 
@@ -50,6 +50,12 @@ class _Plan:
         self.left_at, self.right_at, self.empty_bit = at["left_end"], at["right_end"], 1 << at["empty_table"]
         # _slots lays out hand_sizes, stock and draws back to back: one slice assignment fills them.
         self.counts_at, self.counts_end, self.scores_at = at["hand_sizes"], at["draws"] + n, at["scores"]
+        # counts[(seat, hand_sizes, stock_size, out_of_play, draws)]: that run as float32, built once
+        # (few distinct keys recur; converting a list of floats cost more than the rest of the fill).
+        self.counts: dict[tuple, np.ndarray] = {}
+
+
+_COUNTS_CACHE_LIMIT = 1 << 14  # a cache that fills up is emptied, so memory stays bounded
 
 
 @register_encoder
@@ -72,7 +78,7 @@ class DefaultLineEncoder(Encoder):
         plan = self._plan_for(view.config)
         size = plan.size
         raw = np.frombuffer(self._bits(view, plan).to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
-        out = np.unpackbits(raw, count=size, bitorder="little").astype(np.float32)
+        out = BYTE_FLOATS.take(raw, axis=0).reshape(-1)[:size]  # float32 0/1 in one table lookup
         return self._fill_counts(out, view, plan)
 
     def encode_with_mask(self, view: LineView, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
@@ -83,9 +89,9 @@ class DefaultLineEncoder(Encoder):
         # The mask rides in the same int, right after the observation: one unpack for both.
         bits = self._bits(view, plan) | view.legal_mask << size
         raw = np.frombuffer(bits.to_bytes((size + num_actions + 7) // 8, "little"), dtype=np.uint8)
-        unpacked = np.unpackbits(raw, count=size + num_actions, bitorder="little")
-        out = self._fill_counts(unpacked[:size].astype(np.float32), view, plan)
-        return out, unpacked[size:].view(np.int8)
+        unpacked = BYTE_FLOATS.take(raw, axis=0).reshape(-1)  # float32 0/1 in one table lookup
+        out = self._fill_counts(unpacked[:size], view, plan)
+        return out, unpacked[size : size + num_actions].astype(np.int8)
 
     def _plan_for(self, config: LineConfig) -> _Plan:
         if config is not self._config:  # identity, not equality: hashing a config is slow
@@ -117,11 +123,18 @@ class DefaultLineEncoder(Encoder):
     def _fill_counts(out: np.ndarray, view: LineView, plan: _Plan) -> np.ndarray:
         """Write the scaled counts into ``out`` (whose count slots are 0) and return it."""
         me = view.seat
-        # Per-seat values rotated to relative order by slicing: seat me first.
-        counts = view.hand_sizes[me:] + view.hand_sizes[:me]
-        counts += (view.drawable, view.stock_size, view.out_of_play) + view.draws[me:] + view.draws[:me]
-        fraction = plan.fraction
-        out[plan.counts_at : plan.counts_end] = [fraction[k] for k in counts]
+        key = (me, view.hand_sizes, view.stock_size, view.out_of_play, view.draws)  # drawable follows
+        values = plan.counts.get(key)
+        if values is None:
+            # Per-seat values rotated to relative order by slicing: seat me first.
+            counts = view.hand_sizes[me:] + view.hand_sizes[:me]
+            counts += (view.drawable, view.stock_size, view.out_of_play) + view.draws[me:] + view.draws[:me]
+            fraction = plan.fraction
+            values = np.array([fraction[k] for k in counts], dtype=np.float32)
+            if len(plan.counts) >= _COUNTS_CACHE_LIMIT:
+                plan.counts.clear()
+            plan.counts[key] = values
+        out[plan.counts_at : plan.counts_end] = values
         if any(view.scores):  # the unpacked bits already left the score slots at 0
             target, scores = plan.target, view.scores[me:] + view.scores[:me]
             out[plan.scores_at : plan.scores_at + len(scores)] = [min(x / target, 1.0) for x in scores]
