@@ -68,6 +68,51 @@ class Encoder(ABC):
         return markdown_table(self.slots(config))
 
 
+class PlannedEncoder(Encoder):
+    """An encoder with a per-config *plan* (tables, offsets) that fuses the action mask into its
+    observation unpack.
+
+    Subclasses implement ``_make_plan(config)`` and ``_encode_with_mask_fused(view, plan,
+    num_actions)``, and get the plan in ``encode`` from ``self._plan_for(view.config)``: cached for the
+    last config seen, compared by identity (hashing a config is slow). A subclass that overrides
+    ``encode`` but not the fused hook gets the generic ``encode_with_mask``, which calls its ``encode``.
+    """
+
+    def __init__(self) -> None:
+        self._config: Any = None
+        self._plan: Any = None
+        cls = type(self)
+        self._fused = issubclass(_owner(cls, "_encode_with_mask_fused"), _owner(cls, "encode"))
+
+    @abstractmethod
+    def _make_plan(self, config: Any) -> Any:
+        """What ``encode`` and the fused hook need precomputed for ``config``."""
+
+    @abstractmethod
+    def _encode_with_mask_fused(
+        self, view: Any, plan: Any, num_actions: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``encode_with_mask(view, num_actions)``, given the plan of ``view.config``."""
+
+    def encode_with_mask(self, view: Any, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+        if not self._fused:
+            return self.encode(view), mask_to_array(view.legal_mask, num_actions)
+        config = view.config  # _plan_for inlined: this runs at every environment step
+        if config is not self._config:
+            self._config, self._plan = config, self._make_plan(config)
+        return self._encode_with_mask_fused(view, self._plan, num_actions)
+
+    def _plan_for(self, config: Any) -> Any:
+        if config is not self._config:  # identity, not equality: hashing a config is slow
+            self._config, self._plan = config, self._make_plan(config)
+        return self._plan
+
+
+def _owner(cls: type, attr: str) -> type:
+    """The first class in ``cls``'s MRO that defines ``attr``."""
+    return next(k for k in cls.__mro__ if attr in vars(k))
+
+
 # BYTE_FLOATS[b]: the 8 bits of byte value b, least significant first, as float32 0/1. One ``take``
 # of this table unpacks an int's bytes straight to float32: faster than unpackbits then astype.
 BYTE_FLOATS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(

@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from domino_env.encoders.base import BYTE_FLOATS, Encoder, Slot, layout, register_encoder
+from domino_env.encoders.base import BYTE_FLOATS, PlannedEncoder, Slot, layout, register_encoder
 from domino_env.rules.line import LineConfig, LineView
 
 
@@ -59,17 +59,11 @@ _COUNTS_CACHE_LIMIT = 1 << 14  # a cache that fills up is emptied, so memory sta
 
 
 @register_encoder
-class DefaultLineEncoder(Encoder):
+class DefaultLineEncoder(PlannedEncoder):
     """Own hand, the line by who played it, open ends, sizes, passes with their ends, scores, seat."""
 
     name = "default"
     game = "line"
-
-    def __init__(self) -> None:
-        self._config: LineConfig | None = None
-        self._plan: _Plan | None = None
-        # A subclass that overrides encode gets the generic encode_with_mask, which calls it.
-        self._fused = type(self).encode is DefaultLineEncoder.encode
 
     def slots(self, config: LineConfig) -> tuple[Slot, ...]:
         return _slots(config)
@@ -81,10 +75,9 @@ class DefaultLineEncoder(Encoder):
         out = BYTE_FLOATS.take(raw, axis=0).reshape(-1)[:size]  # float32 0/1 in one table lookup
         return self._fill_counts(out, view, plan)
 
-    def encode_with_mask(self, view: LineView, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
-        if not self._fused:
-            return super().encode_with_mask(view, num_actions)
-        plan = self._plan_for(view.config)
+    def _encode_with_mask_fused(
+        self, view: LineView, plan: _Plan, num_actions: int
+    ) -> tuple[np.ndarray, np.ndarray]:
         size = plan.size
         # The mask rides in the same int, right after the observation: one unpack for both.
         bits = self._bits(view, plan) | view.legal_mask << size
@@ -93,10 +86,8 @@ class DefaultLineEncoder(Encoder):
         out = self._fill_counts(unpacked[:size], view, plan)
         return out, unpacked[size : size + num_actions].astype(np.int8)
 
-    def _plan_for(self, config: LineConfig) -> _Plan:
-        if config is not self._config:  # identity, not equality: hashing a config is slow
-            self._config, self._plan = config, _Plan(config)
-        return self._plan
+    def _make_plan(self, config: LineConfig) -> _Plan:
+        return _Plan(config)
 
     @staticmethod
     def _bits(view: LineView, plan: _Plan) -> int:

@@ -35,7 +35,7 @@ from functools import cache
 
 import numpy as np
 
-from domino_env.encoders.base import Encoder, Slot, layout, register_encoder
+from domino_env.encoders.base import PlannedEncoder, Slot, layout, register_encoder
 from domino_env.rules.line import LineConfig, LineView
 
 
@@ -177,17 +177,11 @@ def _observation(view: LineView, plan: _Plan, mask: int, num_actions: int) -> tu
 
 
 @register_encoder
-class LineCompactEncoder(Encoder):
+class LineCompactEncoder(PlannedEncoder):
     """``observation_encoder="compact"`` for the line games: ``encode_compact`` behind the interface."""
 
     name = "compact"
     game = "line"
-
-    def __init__(self) -> None:
-        self._config: LineConfig | None = None
-        self._plan: _Plan | None = None
-        # A subclass that overrides encode gets the generic encode_with_mask, which calls it.
-        self._fused = type(self).encode is LineCompactEncoder.encode
 
     def slots(self, config: LineConfig) -> tuple[Slot, ...]:
         return compact_slots(config)
@@ -195,12 +189,10 @@ class LineCompactEncoder(Encoder):
     def encode(self, view: LineView) -> np.ndarray:
         return _observation(view, self._plan_for(view.config), 0, 0)[0]
 
-    def encode_with_mask(self, view: LineView, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
-        if not self._fused:
-            return super().encode_with_mask(view, num_actions)
-        return _observation(view, self._plan_for(view.config), view.legal_mask, num_actions)
+    def _encode_with_mask_fused(
+        self, view: LineView, plan: _Plan, num_actions: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        return _observation(view, plan, view.legal_mask, num_actions)
 
-    def _plan_for(self, config: LineConfig) -> _Plan:
-        if config is not self._config:  # identity, not equality: hashing a config is slow
-            self._config, self._plan = config, _plan(config)
-        return self._plan
+    def _make_plan(self, config: LineConfig) -> _Plan:
+        return _plan(config)

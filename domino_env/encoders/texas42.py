@@ -16,7 +16,7 @@ from functools import cache
 
 import numpy as np
 
-from domino_env.encoders.base import Encoder, Slot, layout, register_encoder
+from domino_env.encoders.base import PlannedEncoder, Slot, layout, register_encoder
 from domino_env.rules.texas42 import (
     NUM_BID_ACTIONS,
     NUM_SUITS,
@@ -98,7 +98,7 @@ class _Plan:
 
 
 @register_encoder
-class DefaultTexas42Encoder(Encoder):
+class DefaultTexas42Encoder(PlannedEncoder):
     """Own hand, bids, contract, the trick in progress, tiles played by seat, voids, points, marks."""
 
     name = "default"
@@ -107,22 +107,15 @@ class DefaultTexas42Encoder(Encoder):
     def slots(self, config: Texas42Config) -> tuple[Slot, ...]:
         return _slots(config)
 
-    def __init__(self) -> None:
-        self._config: Texas42Config | None = None
-        self._plan: _Plan | None = None
-        # A subclass that overrides encode gets the generic encode_with_mask, which calls it.
-        self._fused = type(self).encode is DefaultTexas42Encoder.encode
-
     def encode(self, view: Texas42View) -> np.ndarray:
         plan = self._plan_for(view.config)
         num_bits = plan.num_bits
         raw = np.frombuffer(self._bits(view, plan).to_bytes((num_bits + 7) // 8, "little"), dtype=np.uint8)
         return self._fill(np.unpackbits(raw, count=num_bits, bitorder="little"), view, plan)
 
-    def encode_with_mask(self, view: Texas42View, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
-        if not self._fused:
-            return super().encode_with_mask(view, num_actions)
-        plan = self._plan_for(view.config)
+    def _encode_with_mask_fused(
+        self, view: Texas42View, plan: _Plan, num_actions: int
+    ) -> tuple[np.ndarray, np.ndarray]:
         num_bits = plan.num_bits
         # The mask rides in the same int, right after the 0/1 entries: one unpack for both.
         bits = self._bits(view, plan) | view.legal_mask << num_bits
@@ -130,10 +123,8 @@ class DefaultTexas42Encoder(Encoder):
         unpacked = np.unpackbits(raw, count=num_bits + num_actions, bitorder="little")
         return self._fill(unpacked[:num_bits], view, plan), unpacked[num_bits:].view(np.int8)
 
-    def _plan_for(self, config: Texas42Config) -> _Plan:
-        if config is not self._config:  # identity, not equality: hashing a config is slow
-            self._config, self._plan = config, _Plan(config)
-        return self._plan
+    def _make_plan(self, config: Texas42Config) -> _Plan:
+        return _Plan(config)
 
     @staticmethod
     def _bits(view: Texas42View, plan: _Plan) -> int:

@@ -25,7 +25,7 @@ from functools import cache
 
 import numpy as np
 
-from domino_env.encoders.base import BYTE_FLOATS, Encoder, Slot, layout, register_encoder
+from domino_env.encoders.base import BYTE_FLOATS, PlannedEncoder, Slot, layout, register_encoder
 from domino_env.rules.texas42 import (
     HAND_SIZE,
     NUM_BID_ACTIONS,
@@ -213,17 +213,11 @@ def _observation(
 
 
 @register_encoder
-class Texas42CompactEncoder(Encoder):
+class Texas42CompactEncoder(PlannedEncoder):
     """``observation_encoder="compact"`` for Texas 42: ``encode_compact`` behind the interface."""
 
     name = "compact"
     game = "texas42"
-
-    def __init__(self) -> None:
-        self._config: Texas42Config | None = None
-        self._plan: _Plan | None = None
-        # A subclass that overrides encode gets the generic encode_with_mask, which calls it.
-        self._fused = type(self).encode is Texas42CompactEncoder.encode
 
     def slots(self, config: Texas42Config) -> tuple[Slot, ...]:
         return compact_slots(config)
@@ -231,14 +225,11 @@ class Texas42CompactEncoder(Encoder):
     def encode(self, view: Texas42View) -> np.ndarray:
         return _observation(view, self._plan_for(view.config), 0, 0)[0]
 
-    def encode_with_mask(self, view: Texas42View, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
-        if not self._fused:
-            return super().encode_with_mask(view, num_actions)
-        plan = self._plan_for(view.config)
+    def _encode_with_mask_fused(
+        self, view: Texas42View, plan: _Plan, num_actions: int
+    ) -> tuple[np.ndarray, np.ndarray]:
         out, unpacked = _observation(view, plan, view.legal_mask, num_actions)
         return out, unpacked[plan.size : plan.size + num_actions].astype(np.int8)
 
-    def _plan_for(self, config: Texas42Config) -> _Plan:
-        if config is not self._config:  # identity, not equality: hashing a config is slow
-            self._config, self._plan = config, _plan(config)
-        return self._plan
+    def _make_plan(self, config: Texas42Config) -> _Plan:
+        return _plan(config)
