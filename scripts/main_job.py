@@ -2,8 +2,8 @@
 
     .venv/bin/python scripts/main_job.py [--config configs/smoke.yaml] [--deals 200] [--workers 2]
 
-1. Trains a Block 2p (pagat) policy by self-play PPO with ``configs/smoke.yaml`` (about a minute
-   on two cores), writing checkpoints, TensorBoard logs and a learning curve to ``runs/smoke``.
+1. Trains a Block 2p (pagat) policy by self-play PPO with ``configs/smoke.yaml`` (a few seconds
+   on a quiet two-core machine), writing checkpoints, TensorBoard logs and a learning curve to ``runs/smoke``.
 2. Evaluates the trained checkpoint against the ``random`` and ``greedy`` bots on duplicate deals
    (every deal replayed with the seats rotated) and prints the table with 95% intervals; the JSON,
    Markdown and heat-map files land in ``runs/smoke/eval``.
