@@ -1,7 +1,8 @@
-"""Episode and reward options of the line games (Block / Draw), and their zero-sum formula.
+"""Episode and reward options of the games, and the line games' zero-sum formula.
 
-Shared by ``envs.dominoes_v0`` (one game) and ``vector.line`` (a batch), so the batched engine
-validates the same options and pays the same rewards without importing PettingZoo.
+Shared by the environments (``envs.dominoes_v0``, ``envs.texas42_v0``) and the batched engines
+(``vector.line``, ``vector.texas42``), so a batched engine validates the same options and pays the
+same rewards without importing PettingZoo.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 
 EPISODES = ("round", "match")
 REWARDS = ("zero_sum", "points", "win_loss")
+TEXAS42_REWARDS = ("zero_sum", "marks", "win_loss")
 
 
 def zero_sum(side_values: Sequence[float] | np.ndarray, sides: Sequence[int] | np.ndarray) -> np.ndarray:

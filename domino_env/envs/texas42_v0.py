@@ -93,10 +93,9 @@ import numpy as np
 
 from domino_env.encoders.base import get_encoder
 from domino_env.envs.base import DominoAECEnv
+from domino_env.rewards import TEXAS42_REWARDS as REWARDS
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.texas42 import NUM_ACTIONS, PLAY, PLAY_PHASE, Texas42Config, Texas42Game, bid_marks
-
-REWARDS = ("zero_sum", "marks", "win_loss")
 
 
 class raw_env(DominoAECEnv):

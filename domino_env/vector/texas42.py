@@ -17,7 +17,7 @@ import numpy as np
 
 from domino_env.encoders.line_compact import scaled
 from domino_env.encoders.texas42_compact import SEATS, compact_slots, slot_slices, suits_in_force
-from domino_env.envs.texas42_v0 import REWARDS
+from domino_env.rewards import TEXAS42_REWARDS as REWARDS
 from domino_env.rules.texas42 import (
     _BIDS_OVER,
     _PLUNGES_OVER,
