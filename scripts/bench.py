@@ -70,7 +70,7 @@ def aec_games(make_env: Callable, rng: np.random.Generator) -> Callable[[], int]
             if term or trunc:
                 env.step(None)
             else:
-                legal = np.flatnonzero(obs["action_mask"])
+                legal = obs["action_mask"].nonzero()[0]  # the mask is 1-D: no ravel (np.flatnonzero) needed
                 env.step(int(legal[rng.integers(len(legal))]))
                 steps += 1
         return steps
