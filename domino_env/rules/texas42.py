@@ -91,28 +91,28 @@ def bid_value(action: int) -> int:
     return POINTS_PER_HAND * (action - BID_PLUNGE + MIN_PLUNGE)
 
 
-_bid_value = bid_value  # the former private name, kept for existing importers
 
 
 def bid_marks(action: int) -> int:
     """Marks at stake for a winning bid: 1 for a point bid."""
-    return max(1, _bid_value(action) // POINTS_PER_HAND)
+    return max(1, bid_value(action) // POINTS_PER_HAND)
 
 
 def _legal_bids_over(high: int) -> int:
     """Bit set of the ordinary bids (no pass, no Plunge) legal over a highest bid of ``high``."""
     mask = 0
     for a in range(BID_POINTS, BID_PLUNGE):
-        value, marks = _bid_value(a), bid_marks(a)
+        value, marks = bid_value(a), bid_marks(a)
         raise_ok = marks <= 2 or high == POINTS_PER_HAND * (marks - 1)  # 3+ marks: one mark more only
         if value > high and (a < BID_MARKS or raise_ok):
             mask |= 1 << a
     return mask
 
 
-_BID_VALUES = sorted({_bid_value(a) for a in range(NUM_BID_ACTIONS)})
-_BIDS_OVER = {h: _legal_bids_over(h) for h in _BID_VALUES}
-_PLUNGES_OVER = {h: sum(1 << a for a in range(BID_PLUNGE, TRUMP) if _bid_value(a) > h) for h in _BID_VALUES}
+# Legal-bid bit sets by the highest bid so far, and the Sevens tables: shared with vector.texas42.
+_BID_VALUES = sorted({bid_value(a) for a in range(NUM_BID_ACTIONS)})
+BIDS_OVER = {h: _legal_bids_over(h) for h in _BID_VALUES}
+PLUNGES_OVER = {h: sum(1 << a for a in range(BID_PLUNGE, TRUMP) if bid_value(a) > h) for h in _BID_VALUES}
 
 
 @dataclass(frozen=True)
@@ -167,8 +167,8 @@ _DOUBLES_SCHEME = _scheme(TRUMP_SUIT, "high")
 _NO_TRUMP_SCHEMES = {d: _scheme(None, d) for d in NELLO_DOUBLES}
 # Sevens: distance of a tile's pip total from 7, and the tiles at each distance.
 _SEVENS_DIST = tuple(abs(TILES.pips[t] - 7) for t in range(NUM_TILES))
-_SEVENS_MASKS = tuple(sum(1 << t for t in range(NUM_TILES) if _SEVENS_DIST[t] == d) for d in range(8))
-_SEVENS_POWER = tuple(10 - d for d in _SEVENS_DIST)
+SEVENS_MASKS = tuple(sum(1 << t for t in range(NUM_TILES) if _SEVENS_DIST[t] == d) for d in range(8))
+SEVENS_POWER = tuple(10 - d for d in _SEVENS_DIST)
 
 
 def declared_scheme(action: int, config: Texas42Config) -> Scheme:
@@ -423,11 +423,11 @@ class Texas42Game:
             return self._legal_tiles() << PLAY
         if phase == BID:
             seat = self.to_act
-            mask = _BIDS_OVER[self.high]
+            mask = BIDS_OVER[self.high]
             if not (self.config.forced_bid and seat == self.shaker and self.high == 0):
                 mask |= 1 << PASS
             if self.config.plunge and (self.hands[seat] & TILES.doubles_mask).bit_count() >= 4:
-                mask |= _PLUNGES_OVER[self.high]
+                mask |= PLUNGES_OVER[self.high]
             return mask
         if phase == DECLARE:
             mask = ((1 << (TRUMP_FOLLOWME + 1)) - 1) ^ ((1 << TRUMP) - 1)
@@ -442,7 +442,7 @@ class Texas42Game:
     def _legal_tiles(self) -> int:
         hand = self.hands[self.to_act]
         if self.declaration == SEVENS:
-            for m in _SEVENS_MASKS:
+            for m in SEVENS_MASKS:
                 if hand & m:
                     return hand & m
         if not self.trick:
@@ -484,7 +484,7 @@ class Texas42Game:
         seat = self.to_act
         self.bids[seat] = action
         if action != PASS:
-            self.high, self.bidder, self.bid = _bid_value(action), seat, action
+            self.high, self.bidder, self.bid = bid_value(action), seat, action
         if seat != self.shaker:
             self.to_act = (seat + 1) % self.num_players
         elif self.bidder < 0:  # four passes: the hand is void and the deal passes on
@@ -515,7 +515,7 @@ class Texas42Game:
             self.led = self.scheme.lead[tile]
         elif not self.scheme.follow[self.led] >> tile & 1 and self.declaration != SEVENS:
             self.voids[seat] |= 1 << self.led
-        power = _SEVENS_POWER[tile] if self.declaration == SEVENS else self.scheme.power[self.led][tile]
+        power = SEVENS_POWER[tile] if self.declaration == SEVENS else self.scheme.power[self.led][tile]
         if power > self.best_power:  # ties keep the earlier tile (only possible in Sevens)
             self.best_power, self.best_seat = power, seat
         self.trick.append((seat, tile))
@@ -541,7 +541,7 @@ class Texas42Game:
         all_played = len(self.tricks) == HAND_SIZE
         early = self.config.stop_when_decided
         if self.bid < BID_MARKS:  # a point bid: reach the bid in points
-            need = _bid_value(self.bid)
+            need = bid_value(self.bid)
             if all_played:
                 return self.points[bt] >= need
             if early and self.points[bt] >= need:

@@ -19,13 +19,10 @@ from domino_env.encoders.line_compact import scaled
 from domino_env.encoders.texas42_compact import SEATS, compact_slots, slot_slices, suits_in_force
 from domino_env.rewards import TEXAS42_REWARDS as REWARDS
 from domino_env.rules.texas42 import (
-    _BIDS_OVER,
-    _PLUNGES_OVER,
-    _SEVENS_MASKS,
-    _SEVENS_POWER,
     BID,
     BID_MARKS,
     BID_PLUNGE,
+    BIDS_OVER,
     COUNT,
     DECLARE,
     HAND_SIZE,
@@ -37,16 +34,19 @@ from domino_env.rules.texas42 import (
     PASS,
     PLAY,
     PLAY_PHASE,
+    PLUNGES_OVER,
     POINTS_PER_HAND,
     SEVENS,
+    SEVENS_MASKS,
+    SEVENS_POWER,
     TILES,
     TRUMP,
     TRUMP_FOLLOWME,
     Texas42Config,
     bid_marks,
+    bid_value,
     declared_scheme,
 )
-from domino_env.rules.texas42 import bid_value as _bid_value
 from domino_env.vector.batch import Batch
 from domino_env.vector.line import Dealer
 
@@ -98,18 +98,18 @@ class VectorTexas42Game:
         self._lead = np.array([s.lead for s in rows], np.int64)
         self._follow = np.array([s.follow for s in rows], np.int64)
         power = np.array([s.power for s in rows], np.int64)
-        power[_SEVENS_ROW] = _SEVENS_POWER  # Sevens: closest to 7 wins, whatever was led
+        power[_SEVENS_ROW] = SEVENS_POWER  # Sevens: closest to 7 wins, whatever was led
         self._power = power.reshape(-1)
         self._suits = np.array(
             [suits_in_force(TRUMP + k, cfg) for k in range(NO_DECLARATION)] + [suits_in_force(-1, cfg)],
             np.int64,
         )
-        self._bids_over = np.array([_BIDS_OVER[_bid_value(a)] for a in _BID_IDS], np.int64)
-        self._plunges_over = np.array([_PLUNGES_OVER[_bid_value(a)] for a in _BID_IDS], np.int64)
-        self._bid_value = np.array([_bid_value(a) for a in _BID_IDS], np.int64)
+        self._bids_over = np.array([BIDS_OVER[bid_value(a)] for a in _BID_IDS], np.int64)
+        self._plunges_over = np.array([PLUNGES_OVER[bid_value(a)] for a in _BID_IDS], np.int64)
+        self._bid_value = np.array([bid_value(a) for a in _BID_IDS], np.int64)
         self._bid_marks = np.array([bid_marks(a) for a in _BID_IDS], np.int64)
         self._count = np.array(COUNT + (0,), np.int64)  # index -1 (no tile) counts 0
-        self._sevens_masks = np.array(_SEVENS_MASKS, np.int64)
+        self._sevens_masks = np.array(SEVENS_MASKS, np.int64)
         self._tile_bits = np.int64(1) << np.arange(NUM_TILES, dtype=np.int64)
         self._full = np.int64(TILES.full_mask)
         self._doubles = np.int64(TILES.doubles_mask)
