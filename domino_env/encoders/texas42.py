@@ -34,33 +34,41 @@ BID_CATEGORIES = NUM_BID_ACTIONS + 1  # not bid yet, then the bid action ids 0..
 DECLARATIONS = PLAY - TRUMP  # trump 0-6, doubles, follow-me, Nello, Sevens
 
 
+# Slots the default and compact encoders share, in this order (one text for both slot tables).
+TRICK_SLOTS = (
+    ("trick", SEATS * NUM_TILES, "per relative seat, its tile in the trick in progress"),
+    ("trick_leader", SEATS, "one-hot relative seat leading the trick in progress (play phase)"),
+)
+AUCTION_SLOTS = (
+    ("phase", 3, "one-hot: bid, declare, play (all zero once the episode is over)"),
+    ("to_act", SEATS, "one-hot relative seat to act (all zero once the episode is over)"),
+    ("shaker", SEATS, "one-hot relative seat of the shaker (dealer)"),
+    ("bids", SEATS * BID_CATEGORIES,
+     "per relative seat, one-hot bid: not yet, pass, 30..41, 1..7m, plunge 4..7m"),
+    ("bidder", SEATS, "one-hot relative seat of the highest bidder so far"),
+    ("declarer", SEATS, "one-hot relative seat naming the contract (the partner after Plunge)"),
+    ("declaration", DECLARATIONS, "one-hot contract: trump 0-6, doubles, follow-me, Nello, Sevens"),
+    ("sitting_out", SEATS, "one-hot relative seat sitting out (Nello partner)"),
+)
+OPEN_HANDS_SLOT = ("open_hands", (SEATS - 1) * NUM_TILES, "hands of relative seats 1..3 (open_hands)")
+SCORE_SLOTS = (
+    ("points", 2, "points taken this hand by my team, their team / 42"),
+    ("marks", 2, "marks of my team, their team / target_marks (capped at 1)"),
+)
+
+
 @cache
 def _slots(config: Texas42Config) -> tuple[Slot, ...]:
     parts = [
         ("hand", NUM_TILES, "tiles in my hand"),
         ("played_by", SEATS * NUM_TILES, "per relative seat, the tiles it has played this hand"),
-        ("trick", SEATS * NUM_TILES, "per relative seat, its tile in the trick in progress"),
-        ("trick_leader", SEATS, "one-hot relative seat leading the trick in progress (play phase)"),
+        *TRICK_SLOTS,
         ("voids", SEATS * NUM_SUITS, "per relative seat, suits it failed to follow (0-6, trump, doubles)"),
-        ("phase", 3, "one-hot: bid, declare, play (all zero once the episode is over)"),
-        ("to_act", SEATS, "one-hot relative seat to act"),
-        ("shaker", SEATS, "one-hot relative seat of the shaker (dealer)"),
-        (
-            "bids",
-            SEATS * BID_CATEGORIES,
-            "per relative seat, one-hot bid: not yet, pass, 30..41, 1..7m, plunge",
-        ),
-        ("bidder", SEATS, "one-hot relative seat of the highest bidder so far"),
-        ("declarer", SEATS, "one-hot relative seat naming the contract (the partner after Plunge)"),
-        ("declaration", DECLARATIONS, "one-hot contract: trump 0-6, doubles, follow-me, Nello, Sevens"),
-        ("sitting_out", SEATS, "one-hot relative seat sitting out (Nello partner)"),
+        *AUCTION_SLOTS,
     ]
     if config.open_hands:
-        parts.append(("open_hands", (SEATS - 1) * NUM_TILES, "hands of relative seats 1..3 (open_hands)"))
-    parts += [
-        ("points", 2, "points taken this hand by my team, their team / 42"),
-        ("marks", 2, "marks of my team, their team / target_marks (capped at 1)"),
-    ]
+        parts.append(OPEN_HANDS_SLOT)
+    parts += SCORE_SLOTS
     return layout(parts)
 
 

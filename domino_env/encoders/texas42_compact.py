@@ -26,9 +26,16 @@ from functools import cache
 import numpy as np
 
 from domino_env.encoders.base import BYTE_FLOATS, PlannedEncoder, Slot, layout, register_encoder
+from domino_env.encoders.texas42 import (
+    AUCTION_SLOTS,
+    BID_CATEGORIES,
+    OPEN_HANDS_SLOT,
+    SCORE_SLOTS,
+    SEATS,
+    TRICK_SLOTS,
+)
 from domino_env.rules.texas42 import (
     HAND_SIZE,
-    NUM_BID_ACTIONS,
     NUM_SUITS,
     NUM_TILES,
     PLAY,
@@ -42,9 +49,6 @@ from domino_env.rules.texas42 import (
     declared_scheme,
 )
 
-SEATS = 4
-BID_CATEGORIES = NUM_BID_ACTIONS + 1  # not bid yet, then the bid action ids 0..23
-DECLARATIONS = PLAY - TRUMP  # trump 0-6, doubles, follow-me, Nello, Sevens
 NUMBER_SUITS = (*TILES.suit_mask, 0, 0)  # suits before a declaration: the numbers, no trump or doubles
 SEAT_SLOTS = ("shaker", "bidder", "declarer", "sitting_out", "to_act", "trick_leader")  # one-hot seats
 
@@ -56,34 +60,21 @@ def compact_slots(config: Texas42Config) -> tuple[Slot, ...]:
         ("hand", NUM_TILES, "tiles in my hand"),
         ("unknown", NUM_TILES, "tiles whose place I do not know (other hands, Nello partner's included)"),
         ("played", NUM_TILES, "tiles played this hand (finished tricks and the trick in progress)"),
-        ("trick", SEATS * NUM_TILES, "per relative seat, its tile in the trick in progress"),
-        ("trick_leader", SEATS, "one-hot relative seat leading the trick in progress (play phase)"),
+        *TRICK_SLOTS,
         (
             "voids",
             (SEATS - 1) * NUM_SUITS,
             "per relative seat 1..3, suits it failed to follow (0-6, trump, doubles)",
         ),
-        ("phase", 3, "one-hot: bid, declare, play (all zero once the episode is over)"),
-        ("to_act", SEATS, "one-hot relative seat to act (all zero once the episode is over)"),
-        ("shaker", SEATS, "one-hot relative seat of the shaker (dealer)"),
-        (
-            "bids",
-            SEATS * BID_CATEGORIES,
-            "per relative seat, one-hot bid: not yet, pass, 30..41, 1..7m, plunge 4..7m",
-        ),
-        ("bidder", SEATS, "one-hot relative seat of the highest bidder so far"),
-        ("declarer", SEATS, "one-hot relative seat naming the contract (the partner after Plunge)"),
-        ("declaration", DECLARATIONS, "one-hot contract: trump 0-6, doubles, follow-me, Nello, Sevens"),
-        ("sitting_out", SEATS, "one-hot relative seat sitting out (Nello partner)"),
+        *AUCTION_SLOTS,
     ]
     if config.open_hands:
-        parts.append(("open_hands", (SEATS - 1) * NUM_TILES, "hands of relative seats 1..3 (open_hands)"))
+        parts.append(OPEN_HANDS_SLOT)
     parts += [
         ("unseen", NUM_SUITS, "per suit (0-6, trump, doubles), unknown tiles of that suit / 7"),
         ("hand_sizes", SEATS, "tiles held per relative seat / 7"),
         ("tricks", 2, "tricks taken this hand by my team, their team / 7"),
-        ("points", 2, "points taken this hand by my team, their team / 42"),
-        ("marks", 2, "marks of my team, their team / target_marks (capped at 1)"),
+        *SCORE_SLOTS,
     ]
     return layout(parts)
 
