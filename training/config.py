@@ -20,10 +20,10 @@ from typing import Any
 
 import yaml
 
-SCRIPTED_OPPONENTS = {"dominoes": ("random", "greedy"), "texas42": ("random",)}
+SCRIPTED_OPPONENTS = {"dominoes": ("random", "greedy"), "texas42": ("random", "heuristic")}
 """Per game, the pool's scripted opponents: those that act from (observation, mask) alone
-(``training.scripted``); the view-based bots of ``domino_env.bots`` need seat views, which the
-batched API does not expose."""
+(``training.scripted``: the batched API exposes no seat views, so each is computed from the compact
+observation)."""
 
 
 class ConfigError(ValueError):

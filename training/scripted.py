@@ -15,9 +15,12 @@ cannot play there. The opponents here re-derive their decision from the same pub
   ``draw_policy="when_stuck"`` the slot also keeps the ends a seat drew on, which the view-based bot
   forgets at a draw, so there it approximates ``greedy`` from slightly more public information.
 
-Texas 42's ``heuristic`` has no batched twin here (bidding, trump calling and count-aware play from
-the compact observation would be a second implementation of the bot); 42 trains against random and
-past snapshots and is evaluated against ``heuristic`` through the evaluation harness.
+- ``heuristic`` (Texas 42): ``bots.texas42.HeuristicTexas42Agent`` itself, asked once per row with
+  a view decoded from the compact observation (``encoders.texas42_compact``). Seats are relative to
+  the acting seat, which keeps every relation the bot reads (my team, the bidder's team, the Nello
+  sitter), so the move is the bot's own (``tests/training/test_scripted.py`` checks it). A Python
+  call per row, not a tensor program: a second implementation of the bot's bidding, trump call and
+  count-aware play would have to be kept in step with the first.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ import numpy as np
 import torch
 
 from domino_env.bots.line import GreedyWeights
-from domino_env.encoders.line_compact import slot_slices
+from domino_env.bots.texas42 import HeuristicTexas42Agent
+from domino_env.encoders import line_compact, texas42_compact
+from domino_env.rules.texas42 import TRUMP, Texas42View
 from training.config import GameConfig
 
 ScriptedPolicy = Callable[[torch.Tensor, torch.Tensor, torch.Generator], torch.Tensor]
@@ -50,7 +55,7 @@ class BatchedLineGreedy:
         ts = cfg.tiles
         self.t, self.v, self.n = ts.num_tiles, cfg.max_pips + 1, cfg.num_players
         self.block = cfg.variant == "block"
-        self.lay = slot_slices(cfg)
+        self.lay = line_compact.slot_slices(cfg)
         tiles = torch.arange(self.t)
         self.low = torch.tensor(ts.low)[tiles.repeat_interleave(2)]  # per placement action
         self.high = torch.tensor(ts.high)[tiles.repeat_interleave(2)]
@@ -109,10 +114,59 @@ class BatchedLineGreedy:
         return torch.where(placements.any(-1), best, fallback).to(device)
 
 
+class BatchedTexas42Heuristic:
+    """``bots.texas42.HeuristicTexas42Agent``'s move for a batch of compact observations."""
+
+    def __init__(self, options: dict):
+        from domino_env.vector.texas42 import VectorTexas42Game
+
+        self.config = VectorTexas42Game(1, **options).config  # the engine's own reading of the options
+        self.lay = texas42_compact.slot_slices(self.config)
+        self.bot = HeuristicTexas42Agent()
+
+    def __call__(self, obs: torch.Tensor, mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+        bits = obs.cpu().numpy() > 0.5  # only 0/1 slots are read
+        lay = self.lay
+
+        def as_ints(columns: np.ndarray) -> list[int]:
+            """Each row's 0/1 columns as a little-endian bit set."""
+            packed = np.packbits(columns, axis=1, bitorder="little")
+            return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+        def seat_or_none(name: str) -> np.ndarray:
+            """One-hot relative seat slot -> its seat, -1 where no seat is marked."""
+            one_hot = bits[:, lay[name]]
+            return np.where(one_hot.any(1), one_hot.argmax(1), -1)
+
+        hands, played = as_ints(bits[:, lay["hand"]]), as_ints(bits[:, lay["played"]])
+        legal = as_ints(mask.cpu().numpy().astype(bool))
+        phases = bits[:, lay["phase"]].argmax(1).tolist()
+        declared = bits[:, lay["declaration"]]
+        declarations = np.where(declared.any(1), declared.argmax(1) + TRUMP, -1).tolist()
+        bidders, sitting_out = seat_or_none("bidder").tolist(), seat_or_none("sitting_out").tolist()
+        leaders = seat_or_none("trick_leader").tolist()
+        trick_bits = bits[:, lay["trick"]].reshape(len(bits), 4, -1)
+        in_trick, trick_tiles = trick_bits.any(2).tolist(), trick_bits.argmax(2).tolist()
+        rng = np.random.default_rng(0)  # the heuristic draws nothing; act() takes a generator
+        actions = []
+        for i in range(len(bits)):
+            order = [(leaders[i] + k) % 4 for k in range(4)]
+            trick = tuple((s, trick_tiles[i][s]) for s in order if in_trick[i][s])
+            # Fields the heuristic does not read (the auction record, scores, voids) are left empty.
+            view = Texas42View(
+                self.config, 0, phases[i], 0, hands[i], (), -1, (), bidders[i], -1, -1, declarations[i],
+                sitting_out[i], trick, (), (), (played[i], 0, 0, 0), (), (0, 0), (0, 0), legal[i],
+            )
+            actions.append(self.bot.act(view, rng))
+        return torch.tensor(actions, dtype=torch.long, device=obs.device)
+
+
 def make_scripted(name: str, game: GameConfig) -> ScriptedPolicy:
     """The batched policy of scripted opponent ``name`` for ``game`` (names validated by the config)."""
     if name == "random":
         return random_actions
     if name == "greedy" and game.name == "dominoes":
         return BatchedLineGreedy(dict(game.options))
+    if name == "heuristic" and game.name == "texas42":
+        return BatchedTexas42Heuristic(dict(game.options))
     raise ValueError(f"no batched scripted opponent {name!r} for {game.name}")
