@@ -172,6 +172,17 @@ class RoundResult:
     pips: tuple[int, ...]  # pips left in each hand
     round_points: tuple[int, ...]
 
+    def describe(self) -> str:
+        """One line for people: how the round ended, pips left and points per seat."""
+        seats = ", ".join(str(s) for s in self.winners)
+        if self.kind == "domino":
+            how = f"seat {seats} went out"
+        elif self.winners:
+            how = f"blocked, fewest pips: seat{'s' * (len(self.winners) > 1)} {seats}"
+        else:
+            how = "blocked, the sides tie on pips: nobody scores"
+        return f"{how}; pips left {list(self.pips)}; round points {list(self.round_points)}"
+
 
 class LineView(NamedTuple):
     """What seat ``seat`` may know (RULES.md 4). Hands are bit sets over the canonical tile index.
@@ -543,7 +554,9 @@ class LineGame:
             marker = ">" if s == self.current_player else " "
             lines.append(f"{marker} seat {s}: {shown}")
         if self._terminal:
-            lines.append(f"match over: {self.results[-1]}")
+            lines.append(f"match over; last round: {self.results[-1].describe()}")
+        elif self.results and not self.line:  # a new round: say how the one before ended
+            lines.append(f"previous round: {self.results[-1].describe()}")
         return "\n".join(lines)
 
     def _line_left_to_right(self) -> list[tuple[int, int, int]]:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from domino_env.rules.errors import IllegalActionError
-from domino_env.rules.line import LineConfig, LineGame
+from domino_env.rules.line import LineConfig, LineGame, RoundResult
 from domino_env.tiles import DOUBLE_SIX
 
 
@@ -511,3 +511,36 @@ def test_render_text_shows_line_and_doubles_crosswise():
     rows = game.render_text(seat=0).splitlines()
     assert rows[1:4] == ["     ┌5┐", "[1|5]│─│", "     └5┘"]
     assert "seat 1: 1 tiles" in game.render_text(seat=0)
+
+
+def test_render_text_says_how_the_last_round_ended():
+    game = make([["6-5", "1-1"], ["5-2", "0-4"]], target_score=None)
+    play(game, "play 6-5 left", "play 5-2 left")  # ends 2 and 6: nobody fits, blocked
+    while not game.is_terminal:
+        game.apply(game.legal_actions()[0])
+    text = game.render_text()
+    assert "RoundResult(" not in text
+    assert text.splitlines()[-1].startswith("match over; last round: ")
+    assert "round points" in text and "pips left" in text
+
+
+def test_render_text_shows_the_previous_round_at_the_start_of_the_next():
+    game = make([["6-5", "1-1"], ["5-2", "0-4"]], target_score=500)
+    play(game, "play 6-5 left", "play 5-2 left")
+    while game.round_index == 0:
+        game.apply(game.legal_actions()[0])
+    assert f"previous round: {game.results[0].describe()}" in game.render_text()
+    game.apply(game.legal_actions()[0])
+    assert "previous round" not in game.render_text()
+
+
+@pytest.mark.parametrize(
+    ("result", "text"),
+    [
+        (RoundResult(0, "domino", (1,), (4, 0), (4, 0)), "seat 1 went out; pips left [4, 0]"),
+        (RoundResult(0, "blocked", (0, 2), (3, 9, 3, 9), (18, 0, 18, 0)), "blocked, fewest pips: seats 0, 2"),
+        (RoundResult(0, "blocked", (), (3, 3), (0, 0)), "blocked, the sides tie on pips: nobody scores"),
+    ],
+)
+def test_round_result_describe(result, text):
+    assert result.describe().startswith(text)
