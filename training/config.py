@@ -107,11 +107,29 @@ class PoolConfig:
     """snapshots kept; the oldest goes first"""
     scripted: list = _field(["random"])
     """scripted opponents always in the pool: ``random`` (uniform over legal actions), ``greedy``
-    (line games: ``bots.line`` greedy computed from the compact observation, ``training.scripted``)"""
+    (line games: ``bots.line`` greedy computed from the compact observation), ``heuristic``
+    (Texas 42: ``bots.texas42`` heuristic on views decoded from it); see ``training.scripted``"""
     pfsp_power: float = _field(2.0, ge=0.0)
     """opponents are sampled with weight (their win rate against the learner) ** power"""
     result_ema: float = _field(0.05, gt=0.0, le=1.0)
     """weight of each finished game in an opponent's running win rate"""
+
+
+@dataclass
+class ImitationConfig:
+    teacher: str = _field("")
+    """scripted policy to copy before self-play (a ``pool.scripted`` name, e.g. ``heuristic``);
+    empty: no imitation (``training.imitation``)"""
+    num_envs: int = _field(2048, ge=1)
+    """games the teacher plays in lockstep"""
+    num_steps: int = _field(64, ge=2)
+    """engine steps per game; decisions whose game is unfinished at the end are dropped"""
+    epochs: int = _field(4, ge=1)
+    """passes over the teacher's decisions"""
+    minibatch_size: int = _field(4096, ge=1)
+    """decisions per gradient step"""
+    lr: float = _field(1e-3, gt=0.0)
+    """Adam learning rate of the imitation (PPO's optimizer starts fresh afterwards)"""
 
 
 @dataclass
@@ -152,6 +170,8 @@ class Config:
     """actor-critic sizes"""
     pool: PoolConfig = field(default_factory=PoolConfig)
     """opponent pool (prioritized fictitious self-play)"""
+    imitation: ImitationConfig = field(default_factory=ImitationConfig)
+    """optional warm start: copy a scripted teacher before self-play"""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-compatible dict (stored in checkpoints, loadable with ``weights_only``)."""
@@ -226,6 +246,11 @@ def _validate(config: Config) -> None:
             raise ConfigError(
                 f"pool.scripted: unknown opponent {name!r} for {config.game.name}; known: {list(known)}"
             )
+    teacher = config.imitation.teacher
+    if teacher and teacher not in known:
+        raise ConfigError(
+            f"imitation.teacher: unknown teacher {teacher!r} for {config.game.name}; known: {list(known)}"
+        )
     from domino_env.bots import available_bots
     from domino_env.evaluation import AgentSpec
 

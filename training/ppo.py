@@ -1,6 +1,8 @@
 """PPO self-play with action masks, in one straight-line loop (the layout of CleanRL's ppo.py).
 
 Each iteration:
+0. (once, optional: ``imitation.teacher``) the network copies a scripted teacher
+   (``training.imitation``);
 1. a fresh batch of ``num_envs`` games, seeded by ``(seed, iteration)``, each with an opponent
    drawn from the pool and a learner side (a seat, or a team) drawn at random;
 2. ``num_steps`` batched steps: the learner's network acts where its seats are to play, the pool's
@@ -35,6 +37,7 @@ from training.checkpoints import CHECKPOINT_NAME, load_checkpoint, save_checkpoi
 from training.config import Config
 from training.curves import plot_learning_curve
 from training.evaluate import harness_evaluation, win_rate_vs_random
+from training.imitation import imitate
 from training.networks import ActorCritic
 from training.pool import LATEST, OpponentPool
 from training.rollout import (
@@ -142,6 +145,13 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
     games = np.arange(num_envs)
 
     start_time, start_step = time.time(), global_step
+    if config.imitation.teacher and not resumed:  # warm start; its time counts against the budget
+        teacher = make_scripted(config.imitation.teacher, config.game)
+        figures = imitate(agent, teacher, make_game, config, device, tiles)
+        history.append({"iteration": 0, "global_step": 0, **figures})
+        for key, value in figures.items():
+            writer.add_scalar(f"imitation/{key.removeprefix('imitation_')}", value, 0)
+        checkpoint_now()
     bar = tqdm(total=num_iterations * steps_per_iteration, initial=global_step, unit="step",
                disable=not progress, dynamic_ncols=True)
 

@@ -52,6 +52,9 @@ def test_round_trip_through_a_plain_dict():
          "pool.scripted: unknown opponent 'greedy' for texas42"),
         ({"harness_opponents": ["heuristic"]}, "harness_opponents: unknown bot 'heuristic' for dominoes"),
         ({"pool": {"scripted": [], "max_snapshots": 0}}, "pool: no opponents"),
+        ({"imitation": {"teacher": "heuristic"}},
+         "imitation.teacher: unknown teacher 'heuristic' for dominoes"),
+        ({"imitation": {"epochs": 0}}, "imitation.epochs: must be >= 1"),
     ],
 )
 def test_invalid_configs_fail_with_a_message_naming_the_field(data, message):

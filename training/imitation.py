@@ -1,0 +1,97 @@
+"""Warm start by imitation: the network copies a scripted teacher before self-play begins.
+
+PPO from a random network spends most of a short budget rediscovering what a hand-written bot
+already knows (in Texas 42: bid with trumps and doubles, pull trumps, feed count to a partner's
+trick). Behaviour cloning hands it that knowledge first: the teacher (a batched scripted policy of
+``training.scripted``) plays every seat of ``num_envs`` batched games; the actor is trained by
+cross-entropy on the teacher's moves (masked logits, so only legal actions compete) and the critic
+on the Monte Carlo returns of those games (``rollout.per_seat_gae`` with zero values and
+``lambda = 1``), so PPO starts with a critic that already knows what a position is worth. Self-play
+then has to *improve* on the teacher, and the pool keeps the teacher as an opponent.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import optim
+
+from training.config import Config
+from training.networks import ActorCritic
+from training.rollout import GameFactory, hidden_hands, per_seat_gae
+from training.scripted import ScriptedPolicy
+
+
+def imitate(agent: ActorCritic, teacher: ScriptedPolicy, make_game: GameFactory, config: Config,
+            device: torch.device, critic_tiles: int = 0) -> dict[str, float]:
+    """Train ``agent`` to play like ``teacher`` (``config.imitation``); returns the last epoch's
+    figures (teacher-move accuracy of the greedy policy and value loss, each minibatch measured
+    before its update) and the samples and engine steps used.
+
+    ``critic_tiles`` > 0 (centralized critic) adds the other seats' hands to the critic input, as in
+    training. Seeded from ``(config.seed, "imitation")``: the same config gives the same result.
+    """
+    settings, hp = config.imitation, config.ppo
+    sequence = np.random.SeedSequence([config.seed, int.from_bytes(b"imitation", "little")])
+    rng = np.random.default_rng(sequence)
+    game_seed, torch_seed = (int(s) for s in sequence.generate_state(2))
+    generator = torch.Generator(device=device).manual_seed(torch_seed)
+
+    # ----- the teacher plays every seat -----
+    envs = make_game(settings.num_envs, game_seed)
+    batch = envs.reset()
+    steps, num_envs = settings.num_steps, settings.num_envs
+    obs, masks, actions, critic_inputs = [], [], [], []
+    seats = np.zeros((steps, num_envs), dtype=np.int64)
+    rewards = np.zeros((steps, num_envs, envs.num_players), dtype=np.float32)
+    dones = np.zeros((steps, num_envs), dtype=bool)
+    for t in range(steps):
+        step_obs = torch.as_tensor(batch.obs, device=device)
+        step_mask = torch.as_tensor(batch.mask, device=device)
+        action = teacher(step_obs, step_mask, generator)
+        obs.append(step_obs)
+        masks.append(step_mask)
+        actions.append(action)
+        if critic_tiles:
+            hidden = torch.as_tensor(hidden_hands(envs, batch.seat, critic_tiles), device=device)
+            critic_inputs.append(torch.cat([step_obs, hidden], dim=-1))
+        seats[t] = batch.seat
+        batch = envs.step(action.cpu().numpy())
+        rewards[t], dones[t] = batch.rewards, batch.done
+
+    # Monte Carlo returns along each seat's own decisions; a decision whose game is still running
+    # at the end has no known return and is left out.
+    zeros = np.zeros((steps, num_envs), dtype=np.float32)
+    _, returns, valid = per_seat_gae(seats, np.ones_like(dones), zeros, rewards * hp.reward_scale,
+                                     dones, hp.gamma, 1.0)
+    keep = torch.as_tensor(np.flatnonzero(valid.reshape(-1)), device=device)
+    b_obs, b_mask = torch.stack(obs).flatten(0, 1)[keep], torch.stack(masks).flatten(0, 1)[keep]
+    b_actions = torch.stack(actions).flatten()[keep]
+    b_critic = torch.stack(critic_inputs).flatten(0, 1)[keep] if critic_tiles else None
+    b_returns = torch.as_tensor(returns.reshape(-1), device=device)[keep]
+
+    # ----- supervised epochs: cross-entropy on the teacher's moves, MSE on the returns -----
+    optimizer = optim.Adam(agent.parameters(), lr=settings.lr, eps=1e-5)
+    samples = keep.numel()
+    minibatch = min(settings.minibatch_size, samples)
+    for _epoch in range(settings.epochs):
+        order = torch.as_tensor(rng.permutation(samples), device=device)
+        correct, value_loss_sum = 0, 0.0
+        for start in range(0, samples, minibatch):
+            mb = order[start:start + minibatch]
+            critic_input = b_obs[mb] if b_critic is None else b_critic[mb]
+            dist = agent.distribution(b_obs[mb], b_mask[mb])
+            value_loss = ((agent.get_value(critic_input) - b_returns[mb]) ** 2).mean()
+            loss = -dist.log_prob(b_actions[mb]).mean() + hp.vf_coef * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(agent.parameters(), hp.max_grad_norm)
+            optimizer.step()
+            correct += int((dist.logits.argmax(-1) == b_actions[mb]).sum())  # before this step
+            value_loss_sum += value_loss.item() * mb.numel()
+    return {
+        "imitation_accuracy": correct / samples,
+        "imitation_value_loss": value_loss_sum / samples,
+        "imitation_samples": float(samples),
+        "imitation_steps": float(steps * num_envs),
+    }
