@@ -154,7 +154,7 @@ def _observation(
     both, and only ``encode_with_mask`` pays for turning it into int8."""
     # One unpacking of the view in field order: cheaper than some twenty attribute reads.
     (_, me, phase, to_act, hand, sizes, shaker, bids, bidder, _, declarer, declaration, sitting_out,
-     trick, _, winners, played_by, voids, points, marks, _, hands) = view
+     trick, _, winners, played_by, voids, points, marks, _, hands, _) = view
     num_bits, size = plan.num_bits, plan.size
     p0, p1, p2, p3 = played_by
     played = p0 | p1 | p2 | p3
