@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from domino_env.encoders.line_compact import scaled
-from domino_env.encoders.texas42_compact import SEATS, compact_slots, slot_slices, suits_in_force
+from domino_env.encoders.texas42 import SEATS
+from domino_env.encoders.texas42_compact import compact_slots, slot_slices, suits_in_force
 from domino_env.rewards import TEXAS42_REWARDS as REWARDS
 from domino_env.rules.texas42 import (
     BID,
