@@ -149,6 +149,7 @@ class _Plan:
         self.size = slots[-1].start + slots[-1].length
         self.target = config.target_marks
         self.points_per_hand = config.variant.points_per_hand
+        self.lone_bidder = config.variant.lone_bidder
         self.mark_sides = mark_sides(config)
         self.discards_at = at.get("discards", -1)
         # seat_bits[me][seat]: offsets of (played_by, voids, bids, trick) for that seat's slots.
@@ -247,13 +248,12 @@ class DefaultTexas42Encoder(PlannedEncoder):
         num_bits = plan.num_bits
         out = np.empty(plan.size, dtype=np.float32)
         out[:num_bits] = unpacked
-        mine = side_of(view)
-        target, per_hand, marks = plan.target, plan.points_per_hand, view.marks
-        out[num_bits:] = (
-            view.points[mine] / per_hand,
-            view.points[1 - mine] / per_hand,
-            *[min(marks[k], target) / target for k in plan.mark_sides[view.seat]],
-        )
+        me = view.seat
+        mine = int(me != view.bidder) if plan.lone_bidder else me % 2  # side_of(view), inlined
+        target, per_hand, marks, points = plan.target, plan.points_per_hand, view.marks, view.points
+        scaled = [points[mine] / per_hand, points[1 - mine] / per_hand]
+        scaled += [min(marks[k], target) / target for k in plan.mark_sides[me]]
+        out[num_bits:] = scaled
         return out
 
 

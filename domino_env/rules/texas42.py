@@ -542,6 +542,7 @@ class Texas42Game:
         self.variant = v = self.config.variant
         self.num_players = self.config.num_players
         self.num_actions = v.num_actions
+        self._play_at, self._sevens = v.play, v.sevens  # hot-path ids, read once per step
         self.rng = rng if rng is not None else np.random.default_rng()
         self.marks = [0] * v.num_sides
         self.hands_scored = 0
@@ -644,7 +645,7 @@ class Texas42Game:
         """Bit set over action ids of the moves legal for the seat to act (0 once terminal)."""
         phase = self.phase
         if phase == PLAY_PHASE:
-            return self._legal_tiles() << self.variant.play
+            return self._legal_tiles() << self._play_at
         v = self.variant
         if phase == BID:
             seat = self.to_act
@@ -669,7 +670,7 @@ class Texas42Game:
 
     def _legal_tiles(self) -> int:
         hand = self.hands[self.to_act]
-        if self.declaration == self.variant.sevens:
+        if self.declaration == self._sevens:
             for m in self.variant.sevens_masks:
                 if hand & m:
                     return hand & m
@@ -689,7 +690,7 @@ class Texas42Game:
         self.history.append(action)
         phase = self.phase
         if phase == PLAY_PHASE:
-            self._play(action - self.variant.play)
+            self._play(action - self._play_at)
         elif phase == BID:
             self._bid(action)
         elif phase == DECLARE:
@@ -752,15 +753,15 @@ class Texas42Game:
         return (seat + 1) % self.num_players if seat == self.sitting_out else seat
 
     def _play(self, tile: int) -> None:
-        seat, v = self.to_act, self.variant
+        seat = self.to_act
         self.hands[seat] ^= 1 << tile
         self.played_by[seat] |= 1 << tile
-        sevens = self.declaration == v.sevens
+        sevens = self.declaration == self._sevens
         if not self.trick:
             self.led = self.scheme.lead[tile]
         elif not self.scheme.follow[self.led] >> tile & 1 and not sevens:
             self.voids[seat] |= 1 << self.led
-        power = v.sevens_power[tile] if sevens else self.scheme.power[self.led][tile]
+        power = self.variant.sevens_power[tile] if sevens else self.scheme.power[self.led][tile]
         if power > self.best_power:  # ties keep the earlier tile (Sevens; identical tiles in 88)
             self.best_power, self.best_seat = power, seat
         self.trick.append((seat, tile))
@@ -768,7 +769,7 @@ class Texas42Game:
         if len(self.trick) < trick_size:
             self.to_act = self._next_seat(seat)
             return
-        winner = self.best_seat
+        winner, v = self.best_seat, self.variant
         side = self.sides[winner]
         count = v.count
         self.points[side] += v.trick_value + sum(count[t] for _, t in self.trick)
@@ -961,6 +962,8 @@ class Texas42Game:
         discards = self.discards
         if discards:
             discards = tuple(discards) if seat == self.bidder else (-1,) * len(discards)
+        else:
+            discards = ()
         # Positional, in Texas42View's field order: keywords cost several times more per step.
         return Texas42View(
             self.config,  # config
@@ -985,7 +988,7 @@ class Texas42Game:
             tuple(self.marks),  # marks
             self.legal_mask() if seat == to_act else 0,  # legal_mask
             tuple(self.hands) if self.config.open_hands else None,  # hands
-            tuple(discards),  # discards
+            discards,  # discards
         )
 
 
