@@ -43,7 +43,7 @@ def phase_names(config: Texas42Config) -> tuple[str, ...]:
     return ("bid", "declare", "play", "discard") if config.variant.kitty_size else ("bid", "declare", "play")
 
 
-def _point_bids_text(config: Texas42Config) -> str:
+def point_bids_text(config: Texas42Config) -> str:
     bids = config.variant.point_bids
     step = "" if bids[1] - bids[0] == 1 else f" by {bids[1] - bids[0]}"
     return f"{bids[0]}..{bids[-1]}{step}"
@@ -69,7 +69,7 @@ def auction_slots(config: Texas42Config) -> tuple[tuple[str, int, str], ...]:
         ("to_act", n, "one-hot relative seat to act (all zero once the episode is over)"),
         ("shaker", n, "one-hot relative seat of the shaker (dealer)"),
         ("bids", n * bid_categories(config),
-         f"per relative seat, one-hot bid: not yet, pass, {_point_bids_text(config)}, 1..7m, plunge 4..7m"),
+         f"per relative seat, one-hot bid: not yet, pass, {point_bids_text(config)}, 1..7m, plunge 4..7m"),
         ("bidder", n, "one-hot relative seat of the highest bidder so far"),
         ("declarer", n, f"one-hot relative seat naming the contract ({declarer})"),
         ("declaration", DECLARATIONS, "one-hot contract: trump 0-6, doubles, follow-me, Nello, Sevens"),
