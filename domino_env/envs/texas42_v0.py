@@ -7,10 +7,10 @@
 | Parallel API       | No                                                           |
 | Manual Control     | No                                                           |
 | Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`   |
-| Agents             | 4 (teams: seats 0+2 against 1+3)                             |
-| Action Shape       | Discrete(63)                                                 |
-| Action Values      | Discrete(63)                                                 |
-| Observation Shape  | (430,); (514,) with `open_hands`                             |
+| Agents             | 4 (teams 0+2 v 1+3); 3 (`num_players=3`); 6 (`preset="texas88"`) |
+| Action Shape       | Discrete(63); Discrete(64) with three players; Discrete(149) in Texas 88 |
+| Action Values      | Discrete(63); Discrete(64); Discrete(149)                    |
+| Observation Shape  | (430,), (514,) with `open_hands`; 3 players (334,); 88 (1055,) |
 | Observation Values | [0, 1]                                                       |
 
 Texas 42 as RULES.md section 3 (3.1-3.6) specifies: four players in two partnerships, all 28
@@ -107,7 +107,8 @@ took this hand; with three players the bidder's own, or the two opponents' toget
 
 ### Version History
 
-* v0: Initial release (0.1.0)
+* v0: Initial release (0.1.0); three-player 42 (`num_players=3`) and Texas 88 (`preset="texas88"`)
+  added without changing the four-player game
 """
 
 from __future__ import annotations
