@@ -103,14 +103,6 @@ def score_slots(config: Texas42Config) -> tuple[tuple[str, int, str], ...]:
     )
 
 
-def side_of(view: Texas42View) -> int:
-    """The observing seat's points side (0 or 1, as ``view.points`` is indexed): its team, or with
-    three players 0 for the bidder and 1 for an opponent."""
-    if view.config.variant.lone_bidder:
-        return int(view.seat != view.bidder)
-    return view.seat % 2
-
-
 def mark_sides(config: Texas42Config) -> tuple[tuple[int, ...], ...]:
     """``[me]``: the mark-holding sides in slot order: mine first (my team, then theirs; with three
     players me, then the seats to my left)."""
@@ -249,7 +241,7 @@ class DefaultTexas42Encoder(PlannedEncoder):
         out = np.empty(plan.size, dtype=np.float32)
         out[:num_bits] = unpacked
         me = view.seat
-        mine = int(me != view.bidder) if plan.lone_bidder else me % 2  # side_of(view), inlined
+        mine = int(me != view.bidder) if plan.lone_bidder else me % 2  # my points side (view.points)
         target, per_hand, marks, points = plan.target, plan.points_per_hand, view.marks, view.points
         scaled = [points[mine] / per_hand, points[1 - mine] / per_hand]
         scaled += [min(marks[k], target) / target for k in plan.mark_sides[me]]
