@@ -20,6 +20,11 @@ Texas 42 (RULES.md 3)
   - Under **Sevens** every play was the tile nearest to 7 in the hand, so the hand keeps no tile
     nearer to 7 than the farthest tile the seat has played.
   - A **Plunge** bidder was dealt at least four doubles.
+  - **Texas 88**: the kitty is two hidden tiles while bidding; then the bid winner's discards are
+    hidden from every other seat, and are never count tiles (RULES.md 3.8; a bid winner left with
+    fewer than two non-count tiles may discard count, which the sampler does not model: about
+    one deal in 10^10). Which two of the bid winner's tiles came from the kitty is never public,
+    so the sampler picks them uniformly.
   - Bids otherwise constrain nothing, and the Nello partner's face-down hand is just a hidden hand.
 
 **Distribution.** Tiles are allocated by exact counting (a dynamic programme over tiles and the
@@ -53,14 +58,15 @@ from domino_env.tiles import TileSet, iter_bits
 
 MAX_TRIES = 10_000  # rejection rounds before giving up: real views are accepted within a few
 PLUNGE_DOUBLES = 4  # RULES.md 3.6: a Plunge bidder holds at least four doubles
-_SEVENS_DISTANCE = tuple(abs(p - 7) for p in t42.TILES.pips)  # Sevens forces the tile nearest to 7
 
 Deal = dict[str, Any]
 
 
 def sample_consistent_deal(view: LineView | Texas42View, rng: np.random.Generator) -> Deal:
     """A random round-start deal consistent with ``view``, in the form ``reset(options={"deal": ...})``
-    takes: line games ``{"hands", "stock", "leader"}``, Texas 42 ``{"hands", "shaker"}`` (tile ids).
+    takes: line games ``{"hands", "stock", "leader"}``, Texas 42 ``{"hands", "shaker"}`` (tile ids;
+    Texas 88 adds ``"kitty"`` and, once the bid winner has discarded, ``"discards"`` in order, which
+    ``rebuild`` replays and ``reset`` does not take).
 
     Replaying the view's public history on it (``rebuild``) reproduces the view exactly; the
     distribution is described in the module docstring. A view of a finished episode is refused:
@@ -88,10 +94,12 @@ def rebuild(view: LineView | Texas42View, deal: Deal, rng: np.random.Generator) 
             game.apply(action)
         return game
     if isinstance(view, Texas42View):
+        deal = dict(deal)
+        discards = iter(deal.pop("discards", ()))  # Texas 88: the discards the view hides
         game = Texas42Game(view.config, rng, deal=deal)
         game.marks = list(view.marks)
         for _seat, action, _leads in texas42_moves(view):
-            game.apply(action)
+            game.apply(action if action >= 0 else game.variant.discard + next(discards))
         return game
     raise TypeError(f"cannot rebuild a game from {type(view).__name__}")
 
@@ -107,14 +115,17 @@ def determinize(view: LineView | Texas42View, rng: np.random.Generator) -> LineG
 
 def texas42_moves(view: Texas42View) -> list[tuple[int, int, bool]]:
     """The current hand's moves so far from the public record of ``view``, in order, as
-    ``(seat, action id, leads a trick)``: the bids from the shaker's left, the declaration, the plays."""
+    ``(seat, action id, leads a trick)``: the bids from the shaker's left, the Texas 88 discards
+    (action ``-1`` for a discard the seat may not see), the declaration, the plays."""
+    v = view.config.variant
     n = view.config.num_players
     order = [(view.shaker + 1 + i) % n for i in range(n)]
     moves = [(s, view.bids[s], False) for s in order if view.bids[s] >= 0]
+    moves += [(view.bidder, v.discard + t if t >= 0 else -1, False) for t in view.discards]
     if view.declaration >= 0:
         moves.append((view.declarer, view.declaration, False))
     for trick in (*view.tricks, view.trick):
-        moves += [(seat, t42.PLAY + tile, i == 0) for i, (seat, tile) in enumerate(trick)]
+        moves += [(seat, v.play + tile, i == 0) for i, (seat, tile) in enumerate(trick)]
     return moves
 
 
@@ -155,7 +166,7 @@ def uniform_allocation(
     for i in range(n):
         choices = [(b, *step(i, left, got, b)) for b in iter_bits(allowed[i]) if left[b]]
         weights = [ways(i + 1, after, g) for _b, after, g in choices]
-        pick = int(rng.integers(sum(weights)))
+        pick = _below(rng, sum(weights))
         for (b, after, g), w in zip(choices, weights, strict=True):
             if pick < w:
                 bins.append(b)
@@ -165,16 +176,33 @@ def uniform_allocation(
     return bins
 
 
+def _below(rng: np.random.Generator, bound: int) -> int:
+    """A uniform integer in ``[0, bound)``, also past int64 (Texas 88 deals: about 10^40 completions),
+    by rejection on ``bound.bit_length()`` random bits."""
+    if bound < 2**62:
+        return int(rng.integers(bound))
+    bits = bound.bit_length()
+    while True:
+        x = int.from_bytes(rng.bytes((bits + 7) // 8), "little") >> (-bits % 8)
+        if x < bound:
+            return x
+
+
 def _allocate(
     hidden: int, hands: list[int], room: list[int], banned: list[int], rng: np.random.Generator,
-    at_least: tuple[int, int, int] | None = None,
+    at_least: tuple[int, int, int] | None = None, leftover_banned: int = 0,
 ) -> list[int]:
     """Add the tiles of ``hidden`` to ``hands`` (bins ``0..n-1``, seat ``s`` taking ``room[s]``) and
     return the leftover bin's tiles as a list in random order; tile ``t`` never goes to a seat whose
-    ``banned`` set holds it. ``at_least`` is ``(seat, tile set, count)``."""
+    ``banned`` set holds it, nor to the leftover bin when ``leftover_banned`` holds it. ``at_least``
+    is ``(seat, tile set, count)``."""
     tiles = list(iter_bits(hidden))
     rest = len(hands)
-    allowed = [(1 << rest) | sum(1 << s for s in range(rest) if not banned[s] >> t & 1) for t in tiles]
+    allowed = [
+        (0 if leftover_banned >> t & 1 else 1 << rest)
+        | sum(1 << s for s in range(rest) if not banned[s] >> t & 1)
+        for t in tiles
+    ]
     if at_least is not None:  # re-index the tile set over the hidden tiles
         seat, mask, k = at_least
         at_least = (seat, sum(1 << i for i, t in enumerate(tiles) if mask >> t & 1), k)
@@ -306,26 +334,41 @@ def _draw_order(view: LineView, drawn: list[list[int]]) -> list[int]:
 
 # ----- Texas 42 ----------------------------------------------------------------------------------
 def _sample_texas42(view: Texas42View, rng: np.random.Generator) -> Deal:
-    n, ts = view.config.num_players, t42.TILES
+    v, n = view.config.variant, view.config.num_players
     known = [view.hand if s == view.seat else 0 for s in range(n)] if view.hands is None else list(view.hands)
-    hidden = ts.full_mask & ~sum(known) & ~sum(view.played_by)
+    my_discards = sum(1 << t for t in view.discards if t >= 0)
+    hidden = v.full_mask & ~sum(known) & ~sum(view.played_by) & ~my_discards
     room = [view.hand_sizes[s] - known[s].bit_count() for s in range(n)]
     banned = [0] * n
-    if view.declaration == t42.SEVENS:
+    if view.declaration == v.sevens:
         for s in range(n):
-            farthest = max((_SEVENS_DISTANCE[t] for t in iter_bits(view.played_by[s])), default=0)
-            banned[s] = sum(1 << t for t, d in enumerate(_SEVENS_DISTANCE) if d < farthest)
+            farthest = max((v.sevens_distance[t] for t in iter_bits(view.played_by[s])), default=0)
+            banned[s] = sum(1 << t for t, d in enumerate(v.sevens_distance) if d < farthest)
     elif view.declaration >= 0:
         scheme = t42.declared_scheme(view.declaration, view.config)
         for s in range(n):
             for suit in iter_bits(view.voids[s]):
                 banned[s] |= scheme.follow[suit]
     at_least = None  # a Plunge bidder (even one outbid since) was dealt four doubles or more
-    plunger = next((s for s, b in enumerate(view.bids) if b >= t42.BID_PLUNGE), view.seat)
+    plunger = next((s for s, b in enumerate(view.bids) if b >= v.bid_plunge), view.seat)
     if plunger != view.seat:
-        dealt_doubles = (view.played_by[plunger] & ts.doubles_mask).bit_count()
-        at_least = (plunger, ts.doubles_mask, max(0, PLUNGE_DOUBLES - dealt_doubles))
+        dealt_doubles = (view.played_by[plunger] & v.doubles_mask).bit_count()
+        at_least = (plunger, v.doubles_mask, max(0, PLUNGE_DOUBLES - dealt_doubles))
+    # Texas 88: the leftover bin is the kitty while bidding, then the discards this seat did not see
+    # (never count tiles: RULES.md 3.8).
+    discarding = view.phase != t42.BID and v.kitty_size > 0
     hands = list(known)
-    _allocate(hidden, hands, room, banned, rng, at_least)
-    return {"hands": [list(iter_bits(h | p)) for h, p in zip(hands, view.played_by, strict=True)],
-            "shaker": view.shaker}
+    leftover = _allocate(hidden, hands, room, banned, rng, at_least, v.count_mask if discarding else 0)
+    dealt = [h | p for h, p in zip(hands, view.played_by, strict=True)]
+    deal: Deal = {"shaker": view.shaker}
+    if discarding:
+        seen = iter(leftover)
+        discards = [t if t >= 0 else next(seen) for t in view.discards]
+        bidder_tiles = dealt[view.bidder] | sum(1 << t for t in discards)
+        kitty = [int(t) for t in rng.choice(list(iter_bits(bidder_tiles)), v.kitty_size, replace=False)]
+        dealt[view.bidder] = bidder_tiles & ~sum(1 << t for t in kitty)
+        deal |= {"kitty": kitty, "discards": discards}
+    elif v.kitty_size:
+        deal["kitty"] = leftover
+    deal["hands"] = [list(iter_bits(h)) for h in dealt]
+    return deal

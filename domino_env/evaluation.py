@@ -94,10 +94,10 @@ class GameSetup:
 
     @property
     def num_sides(self) -> int:
-        return self.config.num_sides if self.game == "dominoes" else 2
+        return self.config.num_sides
 
     def side_of(self, seat: int) -> int:
-        return self.config.side_of(seat) if self.game == "dominoes" else seat % 2
+        return self.config.side_of(seat)
 
     def new_engine(self, rng: np.random.Generator) -> LineGame | Texas42Game:
         return LineGame(self.config, rng) if self.game == "dominoes" else Texas42Game(self.config, rng)
@@ -116,7 +116,7 @@ class GameSetup:
                 winner = self.side_of(winners[0]) if winners else None
             return [float(x) for x in scores], rounds, winner
         marks = list(engine.marks)
-        return [float(x) for x in marks], engine.hands_scored, max((0, 1), key=marks.__getitem__)
+        return [float(x) for x in marks], engine.hands_scored, max(range(len(marks)), key=marks.__getitem__)
 
 
 def lineups(num_agents: int, num_sides: int) -> list[tuple[int, ...]]:

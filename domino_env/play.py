@@ -109,6 +109,9 @@ def build_setup(
             options["target_marks"] = target
         options["episode"] = "hand" if one_round else options.get("episode", "game")
         config = Texas42Config.make(preset or "standard", **options)
+        if config.num_players != 4:
+            raise ValueError(f"the terminal front end plays four-player 42 only, not {config.variant.name}: "
+                             "play three-player 42 and Texas 88 through texas42_v0.env")
         engine: LineGame | Texas42Game = Texas42Game(config, rng)
         family, turn_seconds = "texas42", 0.0
     elif game in VARIANTS:

@@ -65,6 +65,9 @@ PLAYTHROUGHS = (
         18,
     ),
     Playthrough("texas42_n42pa", texas42_v0.raw_env, {"preset": "n42pa"}, 7),
+    Playthrough("texas42_three_players", texas42_v0.raw_env, {"num_players": 3, "episode": "game",
+                                                             "target_marks": 3}, 8),
+    Playthrough("texas88", texas42_v0.raw_env, {"preset": "texas88"}, 9),
 )
 
 

@@ -66,6 +66,22 @@ def test_texas42_contract_constants(options, marks) -> None:
     assert texas42_v0.raw_env(**options, reward="win_loss").reward_range == (-1, 1)
 
 
+@pytest.mark.parametrize(
+    ("options", "players", "actions", "decisions", "marks"),
+    [({"num_players": 3}, 3, 64, 3 + 1 + 27, 4), ({"preset": "texas88"}, 6, 149, 6 + 2 + 1 + 54, 7)],
+    ids=["three players", "texas88"],
+)
+def test_texas42_variant_contract_constants(options, players, actions, decisions, marks) -> None:
+    config = Texas42Config.make(**options)
+    assert (config.num_players, config.num_actions) == (players, actions)
+    assert (config.max_decisions, config.max_hand_marks) == (decisions, marks)
+    env = texas42_v0.raw_env(**options)
+    assert len(env.possible_agents) == players
+    assert env.action_space(env.possible_agents[0]).n == env.num_actions == actions
+    assert texas42_v0.raw_env(**options, reward="zero_sum").reward_range == (-marks, marks)
+    assert texas42_v0.raw_env(**options, reward="marks").reward_range == (0, marks)
+
+
 def play_randomly(env: DominoAECEnv, episodes: int, seed: int, new_round) -> tuple[list[int], float, float]:
     """Random legal play; returns decisions per round/hand (a new one starts when ``new_round(game,
     before)`` says so, ``before`` being its value ahead of the step) and the extreme step rewards."""
@@ -125,6 +141,10 @@ TEXAS_PLAY = [
       "episode": "game"}, 40),
     ({"preset": "n42pa", "reward": "win_loss", "episode": "game"}, 40),
     ({"plunge": True, "follow_me_doubles": "own_suit", "reward": "zero_sum"}, 300),
+    ({"num_players": 3, "nello": "low", "sevens": True, "reward": "zero_sum"}, 200),
+    ({"num_players": 3, "reward": "win_loss", "episode": "game"}, 30),
+    ({"preset": "texas88", "reward": "zero_sum"}, 100),
+    ({"preset": "texas88", "reward": "marks", "episode": "game"}, 10),
 ]
 
 
@@ -145,3 +165,9 @@ def test_texas42_decision_bound_is_reached() -> None:
     env = texas42_v0.raw_env(stop_when_decided=False, forced_bid=True)
     lengths, _, _ = play_randomly(env, 20, seed=0, new_round=deals_made)
     assert set(lengths) == {env.config.max_decisions}
+    env = texas42_v0.raw_env(num_players=3, stop_when_decided=False, forced_bid=True)
+    lengths, _, _ = play_randomly(env, 20, seed=0, new_round=deals_made)
+    assert set(lengths) == {env.config.max_decisions}  # 31
+    env = texas42_v0.raw_env(preset="texas88", stop_when_decided=False)  # no forced bid: reshakes
+    lengths, _, _ = play_randomly(env, 20, seed=0, new_round=deals_made)
+    assert max(lengths) == env.config.max_decisions  # 63

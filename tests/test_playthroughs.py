@@ -69,6 +69,8 @@ def test_playthroughs_cover_the_rules_they_claim() -> None:
     options = texts["texas42_nello_plunge_sevens_forced"]
     for move in ("(bid plunge", "(nello)", "(sevens)", "(sits out)"):
         assert move in options, move
+    assert "(discard " in texts["texas88"] and "discards: 2 tiles" not in texts["texas88"]  # full render
+    assert texts["texas42_three_players"].count("hand_marks") >= 2  # several hands to the target
 
 
 def test_first_difference_names_the_line() -> None:

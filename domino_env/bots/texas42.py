@@ -58,6 +58,16 @@ def best_trump(hand: int) -> tuple[int, float]:
     return max(options, key=lambda o: (o[1], -o[0]))
 
 
+def require_four_players(view: Texas42View) -> None:
+    """The heuristic and the search know four-player 42 only (partners, 28 tiles, 42 points)."""
+    if view.config.num_players != 4:
+        raise ValueError(
+            f"the Texas 42 heuristic and search bots play four-player 42 only, not "
+            f"{view.config.variant.name}; use the random bot (make_bot('texas42', 'random')) for "
+            "three-player 42 and Texas 88"
+        )
+
+
 def _lowest_bid(legal: int, value_at_least: int = 0) -> int | None:
     """The cheapest ordinary bid in ``legal`` worth at least ``value_at_least`` points."""
     bids = [a for a in iter_bits(legal) if PASS < a < BID_PLUNGE and bid_value(a) >= value_at_least]
@@ -68,6 +78,7 @@ class HeuristicTexas42Agent:
     """Hand-strength bidder and rule-of-thumb player (see the module docstring)."""
 
     def act(self, view: Texas42View, rng: np.random.Generator) -> int:
+        require_four_players(view)
         legal = view.legal_mask
         if view.phase == BID:
             return self._bid(view, legal)
@@ -252,6 +263,7 @@ class Texas42SearchAgent:
         return PASS
 
     def act(self, view: Texas42View, rng: np.random.Generator) -> int:
+        require_four_players(view)
         legal = view.legal_mask
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1

@@ -7,7 +7,9 @@ Seats here are absolute (block ``s`` is seat ``s``), since a critic does not pla
 
 Line games: ``hands`` (``n * T``), ``hidden`` (``T``: the stock in Draw, the tiles out of play in
 Block; as a set, not its order), ``public`` (the ``"default"`` observation of seat 0).
-Texas 42: ``hands`` (``4 * 28``, the Nello partner's face-down hand included), ``public``.
+Texas 42: ``hands`` (``n * T``, the Nello partner's face-down hand included; ``T`` = 28, 27 with
+three players, 56 in Texas 88), in Texas 88 ``hidden`` (``T``: the kitty until the bid winner takes
+it, then the discards), ``public``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 
 from domino_env.encoders.base import Encoder, Slot, get_encoder, layout
 from domino_env.rules.line import LineConfig, LineGame
-from domino_env.rules.texas42 import NUM_TILES, Texas42Config, Texas42Game
+from domino_env.rules.texas42 import BID, Texas42Config, Texas42Game
 
 
 def _game_name(config: LineConfig | Texas42Config) -> str:
@@ -27,7 +29,12 @@ def _game_name(config: LineConfig | Texas42Config) -> str:
 
 
 def _num_tiles(config: LineConfig | Texas42Config) -> int:
-    return config.tiles.num_tiles if isinstance(config, LineConfig) else NUM_TILES
+    return config.tiles.num_tiles if isinstance(config, LineConfig) else config.variant.num_tiles
+
+
+def _has_hidden(config: LineConfig | Texas42Config) -> bool:
+    """Tiles in no hand: the line games' stock or tiles out of play, the Texas 88 kitty or discards."""
+    return isinstance(config, LineConfig) or config.variant.kitty_size > 0
 
 
 @cache
@@ -38,6 +45,8 @@ def state_slots(config: LineConfig | Texas42Config) -> tuple[Slot, ...]:
     parts = [("hands", config.num_players * n_tiles, "block s: the tiles in seat s's hand (absolute seats)")]
     if isinstance(config, LineConfig):
         parts.append(("hidden", n_tiles, "tiles in the stock (Draw) or out of play (Block)"))
+    elif _has_hidden(config):
+        parts.append(("hidden", n_tiles, "the kitty until the bid winner takes it, then the discards"))
     parts.append(("public", public.size(config), "the default observation of seat 0 (its slot table)"))
     return layout(parts)
 
@@ -52,7 +61,12 @@ def state_space(config: LineConfig | Texas42Config) -> gymnasium.spaces.Box:
 def encode_state(game: LineGame | Texas42Game) -> np.ndarray:
     """The full-information state of ``game`` (float32, laid out by ``state_slots``)."""
     hands, n_tiles = game.hands, _num_tiles(game.config)
-    hidden = [sum(1 << t for t in game.stock) | game.out_of_play] if isinstance(game, LineGame) else []
+    if isinstance(game, LineGame):
+        hidden = [sum(1 << t for t in game.stock) | game.out_of_play]
+    elif _has_hidden(game.config):
+        hidden = [game.kitty if game.phase == BID else sum(1 << t for t in game.discards)]
+    else:
+        hidden = []
     bits = 0
     for i, mask in enumerate([*hands, *hidden]):
         bits |= mask << (i * n_tiles)

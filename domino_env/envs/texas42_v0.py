@@ -7,16 +7,29 @@
 | Parallel API       | No                                                           |
 | Manual Control     | No                                                           |
 | Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`   |
-| Agents             | 4 (teams: seats 0+2 against 1+3)                             |
-| Action Shape       | Discrete(63)                                                 |
-| Action Values      | Discrete(63)                                                 |
-| Observation Shape  | (430,); (514,) with `open_hands`                             |
+| Agents             | 4 (teams 0+2 v 1+3); 3 (`num_players=3`); 6 (`preset="texas88"`) |
+| Action Shape       | Discrete(63); Discrete(64) with three players; Discrete(149) in Texas 88 |
+| Action Values      | Discrete(63); Discrete(64); Discrete(149)                    |
+| Observation Shape  | (430,), (514,) with `open_hands`; 3 players (334,); 88 (1055,) |
 | Observation Values | [0, 1]                                                       |
 
 Texas 42 as RULES.md section 3 (3.1-3.6) specifies: four players in two partnerships, all 28
 double-six tiles dealt, one round of bidding, a contract (trump 0-6, doubles, follow-me, and with
 options Nello, Sevens, Plunge), up to seven tricks, marks to 7. Presets `"standard"` and
-`"n42pa"` (tournament rules: it refuses the options it forbids with a `ValueError`); options
+`"n42pa"` (tournament rules: it refuses the options it forbids with a `ValueError`), and two
+variants with their own action spaces and observation sizes:
+
+- **Three-player 42** (`num_players=3`, RULES.md 3.7): 0-1 removed, nine tiles each, nine tricks,
+  44 points a hand, bids 30..43 then marks; the bidder plays alone against the other two; marks
+  are kept per player. Plunge is refused (no partner); in Nello nobody sits out.
+- **Texas 88** (`preset="texas88"`, RULES.md 3.8): six players, seats 0+2+4 against 1+3+5, two
+  double-six sets (tile id = canonical index + 28 x copy; the second copy is written `6-4'`),
+  nine tiles each and a kitty of two, tricks worth 2 (88 points), bids 60, 62, ..., 86 then
+  marks. The bid winner takes the kitty, discards two non-count tiles (`discard a-b`, a phase of
+  its own; the kitty and the discards are hidden from everyone else), then names a suit or
+  doubles. Forced bid, Nello, Plunge, Sevens and follow-me are refused.
+
+Options
 `all_pass` (`"reshake"` or `"forced"`; `forced_bid=True` is an alias of `"forced"`),
 `follow_me_doubles` (`"high"`, `"own_suit"`), `nello` (`None`, or its doubles: `"high"`, `"low"`,
 `"own_suit"`), `plunge`, `sevens`, `stop_when_decided` (default on: a hand ends as soon as its
@@ -28,7 +41,7 @@ partner declares and leads), so the same agent may act twice in a row. If all fo
 passes to the left and a new hand is dealt inside the same episode, without marks: a `"hand"`
 episode always ends with a hand played. In Nello the bidder's partner sits out and is never
 selected. `reset(seed=..., options={"deal": {"hands": [[7 tiles] x 4], "shaker": 0}})` sets up an
-exact first deal (tiles as text such as `"6-4"` or canonical ids).
+exact first deal (tiles as text such as `"6-4"` or tile ids; Texas 88 adds `"kitty": [2 tiles]`).
 
 ### Observation Space
 
@@ -42,10 +55,14 @@ included (it lies face down).
 
 ### Legal Actions Mask
 
-`observation["action_mask"]`, int8 of length 63: 1 for each legal action of the agent to act.
-Every other agent, and every agent once the episode is over, sees all zeros.
+`observation["action_mask"]`, int8 of length `num_actions` (63 in 42): 1 for each legal action of
+the agent to act. Every other agent, and every agent once the episode is over, sees all zeros.
 
 ### Action Space
+
+Four-player 42 (the other variants shift every id after the point bids: 14 point bids, so
+`trump 0` is 26; three-player 42 has 27 play ids, 64 in all; Texas 88 has 56 play ids then 56
+`discard a-b` ids, 149 in all; see `domino_env.rules.texas42`):
 
 | ids | meaning |
 |---|---|
@@ -64,12 +81,17 @@ of RULES.md 3.9.
 ### Rewards
 
 Rewards go to every agent at the step that ends a hand (zero at all other steps, reshakes
-included). Let `m` be the marks the hand gave (to one team).
+included). Marks are held by *sides*: the two teams, or with three players each player. Let `m_k`
+be the marks side `k` won this hand; seat `s` on side `k` gets:
 
-- `reward="zero_sum"` (default): `+m` to both members of the team that scored, `-m` to the others.
-- `reward="marks"`: `m` to both members of the scoring team, 0 to the others.
-- `reward="win_loss"`: only when the episode ends, `+1` to the team with more marks (the hand's
-  winner, or the team that reached the target) and `-1` to the other.
+- `reward="zero_sum"` (default): `m_k - mean of the other sides' m`, so every step's rewards sum
+  to 0. With teams: `+m` to the team that scored, `-m` to the other. With three players: made,
+  `+m` to the bidder and `-m/2` to each opponent; set, `-m` to the bidder and `+m/2` to each
+  opponent.
+- `reward="marks"`: `m_k` (the marks the seat's side scored; 0 for the others).
+- `reward="win_loss"`: only when the episode ends, the same zero-sum formula over `w_k` = 1 for
+  the side(s) with the most marks, else 0: `+1`/`-1` with teams; with three players `+1` to the
+  winner and `-1/2` to the others (two tied winners: `+1/2` each, `-1` to the third).
 
 With `illegal_action="penalize"` an illegal move ends the episode with `-illegal_penalty` for the
 offender and 0 for the others, except a renege (a tile in hand that does not follow suit) under
@@ -78,13 +100,15 @@ team (`zero_sum`: `-m`/`+m`; `marks`: `+m` to the other team; `win_loss`: `-1`/`
 `"raise"` (default) raises `IllegalActionError` (a `ValueError`) naming the move and the legal
 moves, and leaves the state untouched.
 
-When a hand ends, every agent's info holds `"hand_marks"` (by seat: marks its team won this
-hand), `"marks"` (game totals by seat), `"points_taken"` (by seat: points its team took) and
+When a hand ends, every agent's info holds `"hand_marks"` (by seat: marks its side won this
+hand), `"marks"` (game totals by seat: its side's), `"points_taken"` (by seat: points its side
+took this hand; with three players the bidder's own, or the two opponents' together) and
 `"contract"` (`{"bidder", "bid", "declaration", "made"}`, moves as text).
 
 ### Version History
 
-* v0: Initial release (0.1.0)
+* v0: Initial release (0.1.0); three-player 42 (`num_players=3`) and Texas 88 (`preset="texas88"`)
+  added without changing the four-player game
 """
 
 from __future__ import annotations
@@ -94,6 +118,7 @@ import numpy as np
 from domino_env.encoders.base import get_encoder
 from domino_env.envs.base import DominoAECEnv
 from domino_env.rewards import TEXAS42_REWARDS as REWARDS
+from domino_env.rewards import zero_sum
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.texas42 import NUM_ACTIONS, PLAY, PLAY_PHASE, Texas42Config, Texas42Game, bid_marks
 
@@ -116,6 +141,7 @@ class raw_env(DominoAECEnv):
         episode: str = "hand",
         target_marks: int = 7,
         open_hands: bool = False,
+        num_players: int | None = None,
         reward: str = "zero_sum",
         observation_encoder: str = "default",
         illegal_action: str = "raise",
@@ -136,7 +162,9 @@ class raw_env(DominoAECEnv):
             episode=episode,
             target_marks=target_marks,
             open_hands=open_hands,
+            num_players=num_players,
         )
+        self._sides = [self.config.side_of(s) for s in range(self.config.num_players)]
         self.reward_mode = reward
         self.encoder = get_encoder("texas42", observation_encoder)
         self._hands_reported = 0
@@ -144,7 +172,7 @@ class raw_env(DominoAECEnv):
         self._renege = False
         super().__init__(
             num_players=self.config.num_players,
-            num_actions=NUM_ACTIONS,
+            num_actions=self.config.num_actions,
             observation_space=self.encoder.space(self.config),
             illegal_action=illegal_action,
             illegal_penalty=illegal_penalty,
@@ -189,12 +217,12 @@ class raw_env(DominoAECEnv):
         if self.reward_mode == "win_loss":
             if not game.is_terminal:
                 return None
-            lead = game.marks[0] - game.marks[1]
-            return self._team_rewards(0 if lead > 0 else 1, 1.0, -1.0)
-        hand_marks = game.last_result["hand_marks"]
-        team = 0 if hand_marks[0] else 1
-        m = float(hand_marks[team])
-        return self._team_rewards(team, m, -m if self.reward_mode == "zero_sum" else 0.0)
+            top = max(game.marks)
+            return zero_sum([float(m == top) for m in game.marks], self._sides)
+        hand_marks = game.last_result["hand_marks"]  # by seat; side k holds seat k
+        if self.reward_mode == "marks":
+            return hand_marks
+        return zero_sum(hand_marks[: len(game.marks)], self._sides)
 
     def _team_rewards(self, team: int, win: float, lose: float) -> list[float]:
         return [win if seat % 2 == team else lose for seat in range(self.config.num_players)]

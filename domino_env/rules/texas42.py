@@ -1,31 +1,45 @@
-"""Texas 42 (RULES.md 3.1-3.6, 3.9): a pure rules engine over bit sets, with no RL imports.
+"""Texas 42 (RULES.md 3.1-3.9): a pure rules engine over bit sets, with no RL imports.
 
-A hand is an ``int`` bit set over the canonical double-six index (``tiles.tile_set(6)``). Every
-trump call maps to a precomputed *scheme*: the suit each tile leads, the tiles that follow each
+Three forms of the game share this engine, each a ``Variant`` of precomputed tables chosen by the
+config: **42** (four players, seats 0+2 against 1+3, the 28 double-six tiles), **three-player 42**
+(``num_players=3``, RULES.md 3.7: 0-1 removed, nine tiles each, the bidder alone against the other
+two) and **Texas 88** (``preset="texas88"``, RULES.md 3.8: six players, 0+2+4 against 1+3+5, two
+double-six sets, a kitty of two). A hand is an ``int`` bit set over the variant's *tile ids*: the
+canonical double-six index for 42, the same order without 0-1 for three players (ids 0..26), and
+``canonical index + 28 * copy`` for 88 (ids 0..55; the second copy is written ``6-4'``).
+
+Every trump call maps to a precomputed *scheme*: the suit each tile leads, the tiles that follow each
 suit and a power table (``power[suit_led][tile]``, trumps above every suit, ``-1`` for a tile that
 neither follows nor trumps). Legal plays are then ``hand & follow[led] or hand`` and the trick
-winner is the running maximum of one list lookup.
+winner is the running maximum of one list lookup (equal powers keep the earlier tile, so of two
+identical 88 tiles the one played first wins).
 
-Action ids (``NUM_ACTIONS`` = 63, one flat space; no seat inside an id):
+Action ids (one flat space per variant; no seat inside an id). ``P`` point bids (12 in 42: 30..41;
+14 with three players: 30..43; 14 in 88: 60, 62, ..., 86), ``T`` tiles (28, 27, 56):
 
-====================  ==========================================================
-id                    meaning (text of RULES.md 3.9)
-====================  ==========================================================
-0                     ``pass``
-1 ... 12              ``bid 30`` ... ``bid 41``
-13 ... 19             ``bid 1m`` ... ``bid 7m``
-20 ... 23             ``bid plunge 4m`` ... ``bid plunge 7m``
-24 ... 30             ``trump 0`` ... ``trump 6``
-31                    ``trump doubles``
-32                    ``trump followme`` (doubles high, or their own suit by option)
-33                    ``nello``
-34                    ``sevens``
-35 ... 62             ``play a-b``: tile ``t`` of the canonical index is id ``35 + t``
-====================  ==========================================================
+=========================  ==================================================  ===========
+id                         meaning (text of RULES.md 3.9)                      42
+=========================  ==================================================  ===========
+0                          ``pass``                                            0
+1 ... P                    ``bid 30`` ... (point bids, low to high)            1-12
+P+1 ... P+7                ``bid 1m`` ... ``bid 7m``                           13-19
+P+8 ... P+11               ``bid plunge 4m`` ... ``bid plunge 7m``             20-23
+P+12 ... P+18              ``trump 0`` ... ``trump 6``                         24-30
+P+19, P+20                 ``trump doubles``, ``trump followme``               31, 32
+P+21, P+22                 ``nello``, ``sevens``                               33, 34
+P+23 ... P+22+T            ``play a-b``: tile id ``t`` is ``PLAY + t``          35-62
+P+23+T ... P+22+2T         (88 only) ``discard a-b``: ``DISCARD + t``          -
+=========================  ==================================================  ===========
 
-A hand goes bid -> declare -> play; the bid winner (or, after Plunge, their partner) declares
-and leads, so the same seat may act twice in a row. An all-pass reshake deals again inside the
-same episode. ``episode="game"`` plays hands until a team reaches ``target_marks``.
+The module constants (``PLAY``, ``TRUMP``, ``NUM_ACTIONS``, ``TILES``, ``COUNT`` ...) are those of
+four-player 42, which the batched engine and the bots use; variant-aware code reads
+``config.variant``. Ids a variant never allows (Plunge with three players or in 88; follow-me,
+Nello and Sevens in 88) keep their place so that every variant shares one layout.
+
+A hand goes bid -> declare -> play (88: bid -> discard -> declare -> play); the bid winner (or,
+after Plunge, their partner) declares and leads, so the same seat may act several times in a row.
+An all-pass reshake deals again inside the same episode. ``episode="game"`` plays hands until a
+team (a player, with three) reaches ``target_marks``.
 """
 
 from __future__ import annotations
@@ -33,6 +47,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import asdict, dataclass, fields
+from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -40,79 +55,25 @@ import numpy as np
 from domino_env.rules.errors import IllegalActionError
 from domino_env.tiles import iter_bits, tile_set
 
-TILES = tile_set(6)
-NUM_TILES = TILES.num_tiles
-HAND_SIZE = 7
-POINTS_PER_HAND = 42
-
-# ----- action-id layout -------------------------------------------------------------------------
-PASS = 0
-BID_POINTS = 1  # 30 + i -> BID_POINTS + i
-MIN_POINT_BID, MAX_POINT_BID = 30, 41
-BID_MARKS = BID_POINTS + (MAX_POINT_BID - MIN_POINT_BID + 1)  # 13: k marks -> BID_MARKS + k - 1
-MAX_MARKS = 7
-BID_PLUNGE = BID_MARKS + MAX_MARKS  # 20: plunge k marks -> BID_PLUNGE + k - MIN_PLUNGE
+DOUBLE_SIX = tile_set(6)
+CANONICAL_TILES = DOUBLE_SIX.num_tiles  # 28
+MAX_MARKS = 7  # mark bids 1m..7m (the seed's ceiling)
 MIN_PLUNGE = 4
-TRUMP = BID_PLUNGE + (MAX_MARKS - MIN_PLUNGE + 1)  # 24: trump v -> TRUMP + v
-TRUMP_DOUBLES = TRUMP + 7
-TRUMP_FOLLOWME = TRUMP_DOUBLES + 1
-NELLO = TRUMP_FOLLOWME + 1
-SEVENS = NELLO + 1
-PLAY = SEVENS + 1  # 35: tile t -> PLAY + t
-NUM_ACTIONS = PLAY + NUM_TILES  # 63
-NUM_BID_ACTIONS = TRUMP  # ids 0..23 are bids
+NUM_PLUNGE_BIDS = MAX_MARKS - MIN_PLUNGE + 1
 
-# Phases of a hand.
-BID, DECLARE, PLAY_PHASE, DONE = 0, 1, 2, 3
-PHASE_NAMES = ("bid", "declare", "play", "done")
-
-COUNT = tuple(
-    10 if TILES.pips[t] == 10 else 5 if TILES.pips[t] == 5 else 0 for t in range(NUM_TILES)
-)  # 5-5, 6-4: 10; 5-0, 4-1, 3-2: 5 -> 35 in all
+# Phases of a hand (ids kept from before Texas 88 added its discard phase).
+BID, DECLARE, PLAY_PHASE, DONE, DISCARD_PHASE = 0, 1, 2, 3, 4
+PHASE_NAMES = ("bid", "declare", "play", "done", "discard")
 
 TRUMP_SUIT, DOUBLES_SUIT = 7, 8  # suit ids beyond the numbers 0..6 (a suit led, a void)
 NUM_SUITS = 9
 
-PRESETS = ("standard", "n42pa")
+PRESETS = ("standard", "n42pa", "texas88")
 ALL_PASS = ("reshake", "forced")
 FOLLOW_ME_DOUBLES = ("high", "own_suit")
 NELLO_DOUBLES = ("high", "low", "own_suit")
 EPISODES = ("hand", "game")
-
-
-def bid_value(action: int) -> int:
-    """Comparable size of a bid in points (1 mark = 42), 0 for a pass."""
-    if action == PASS:
-        return 0
-    if action < BID_MARKS:
-        return MIN_POINT_BID + action - BID_POINTS
-    if action < BID_PLUNGE:
-        return POINTS_PER_HAND * (action - BID_MARKS + 1)
-    return POINTS_PER_HAND * (action - BID_PLUNGE + MIN_PLUNGE)
-
-
-
-
-def bid_marks(action: int) -> int:
-    """Marks at stake for a winning bid: 1 for a point bid."""
-    return max(1, bid_value(action) // POINTS_PER_HAND)
-
-
-def _legal_bids_over(high: int) -> int:
-    """Bit set of the ordinary bids (no pass, no Plunge) legal over a highest bid of ``high``."""
-    mask = 0
-    for a in range(BID_POINTS, BID_PLUNGE):
-        value, marks = bid_value(a), bid_marks(a)
-        raise_ok = marks <= 2 or high == POINTS_PER_HAND * (marks - 1)  # 3+ marks: one mark more only
-        if value > high and (a < BID_MARKS or raise_ok):
-            mask |= 1 << a
-    return mask
-
-
-# Legal-bid bit sets by the highest bid so far, and the Sevens tables: shared with vector.texas42.
-_BID_VALUES = sorted({bid_value(a) for a in range(NUM_BID_ACTIONS)})
-BIDS_OVER = {h: _legal_bids_over(h) for h in _BID_VALUES}
-PLUNGES_OVER = {h: sum(1 << a for a in range(BID_PLUNGE, TRUMP) if bid_value(a) > h) for h in _BID_VALUES}
+NUM_PLAYERS = (3, 4)  # 42; Texas 88 (6) comes with its preset
 
 
 @dataclass(frozen=True)
@@ -124,70 +85,266 @@ class Scheme:
     power: tuple[tuple[int, ...], ...]
 
 
-def _scheme(trump: int | None, doubles: str) -> Scheme:
-    """``trump``: a number 0..6, ``TRUMP_SUIT`` for doubles as trump, or None (no trump).
+class Variant:
+    """The tables of one form of the game (42, three-player 42, Texas 88), built once and shared.
 
-    ``doubles`` places non-trump doubles: ``"high"`` or ``"low"`` in their number's suit, or
-    ``"own_suit"`` (an eighth suit, 6-6 high).
+    Everything a rule needs per tile id or per action id is precomputed here, so the engine only
+    indexes: tiles (halves, pips, names, count, suit masks), the action layout (module docstring),
+    legal bids over each highest bid, the trump schemes and the Sevens tables. Read-only.
     """
-    t_set = TILES
-    if trump is None:
-        trump_mask = 0
-    elif trump == TRUMP_SUIT:
-        trump_mask = t_set.doubles_mask
-    else:
-        trump_mask = t_set.suit_mask[trump]
-    own = doubles == "own_suit" and trump != TRUMP_SUIT
-    doubles_suit = t_set.doubles_mask & ~trump_mask if own else 0
-    follow = [t_set.suit_mask[v] & ~trump_mask & ~doubles_suit for v in range(7)]
-    follow += [trump_mask, doubles_suit]
-    lead, power = [], [[-1] * NUM_TILES for _ in range(NUM_SUITS)]
-    for t in range(NUM_TILES):
-        hi, is_double = t_set.high[t], t_set.is_double(t)
-        if trump_mask >> t & 1:
-            lead.append(TRUMP_SUIT)
-            rank = hi if trump == TRUMP_SUIT else 7 if is_double else t_set.other_half(t, trump)
+
+    def __init__(self, num_players: int, texas88: bool):
+        self.num_players = num_players
+        self.texas88 = texas88
+        self.name = "Texas 88" if texas88 else "Texas 42" if num_players == 4 else "Three-player 42"
+        # Tiles: the canonical index and copy of every tile id.
+        if texas88:
+            canonical = [t % CANONICAL_TILES for t in range(2 * CANONICAL_TILES)]
+        else:
+            removed = DOUBLE_SIX.index(0, 1) if num_players == 3 else -1  # RULES.md 3.7
+            canonical = [t for t in range(CANONICAL_TILES) if t != removed]
+        self.canonical = tuple(canonical)
+        self.copy = tuple(t // CANONICAL_TILES for t in range(len(canonical)))
+        self.num_tiles = len(canonical)
+        self.low = tuple(DOUBLE_SIX.low[c] for c in canonical)
+        self.high = tuple(DOUBLE_SIX.high[c] for c in canonical)
+        self.pips = tuple(a + b for a, b in zip(self.low, self.high, strict=True))
+        self.names = tuple(DOUBLE_SIX.name(c) + "'" * k for c, k in zip(canonical, self.copy, strict=True))
+        self._ids = {(c, k): t for t, (c, k) in enumerate(zip(canonical, self.copy, strict=True))}
+        self.full_mask = (1 << self.num_tiles) - 1
+        self.suit_mask = tuple(
+            sum(1 << t for t in range(self.num_tiles) if v in (self.low[t], self.high[t])) for v in range(7)
+        )
+        self.doubles_mask = sum(1 << t for t in range(self.num_tiles) if self.low[t] == self.high[t])
+        # 5-5, 6-4: 10; 5-0, 4-1, 3-2: 5 (35 a set, 70 in 88).
+        self.count = tuple(10 if p == 10 else 5 if p == 5 else 0 for p in self.pips)
+        self.count_mask = sum(1 << t for t, c in enumerate(self.count) if c)
+        # Hands and points.
+        self.kitty_size = 2 if texas88 else 0
+        self.hand_size = (self.num_tiles - self.kitty_size) // num_players
+        self.num_tricks = self.hand_size
+        self.trick_value = 2 if texas88 else 1
+        self.points_per_hand = sum(self.count) + self.trick_value * self.num_tricks  # 42, 44, 88
+        self.lone_bidder = num_players == 3  # the bidder alone against the other two
+        self.num_sides = 3 if self.lone_bidder else 2  # who holds marks: players, or two teams
+        self.partner_offset = 2 if num_players == 4 else 0  # the partner (Plunge, Nello): 42 only
+        # Point bids: 30..41 (42), 30..43 (three players), 60, 62, ..., 86 (88).
+        self.point_bids = tuple(range(60, 87, 2)) if texas88 else tuple(range(30, self.points_per_hand))
+        # Action layout (module docstring).
+        self.bid_marks_at = 1 + len(self.point_bids)
+        self.bid_plunge = self.bid_marks_at + MAX_MARKS
+        self.trump = self.bid_plunge + NUM_PLUNGE_BIDS
+        self.trump_doubles = self.trump + 7
+        self.trump_followme = self.trump_doubles + 1
+        self.nello = self.trump_followme + 1
+        self.sevens = self.nello + 1
+        self.play = self.sevens + 1
+        self.discard = self.play + self.num_tiles if texas88 else -1
+        self.num_actions = self.play + self.num_tiles * (2 if texas88 else 1)
+        self.num_bid_actions = self.trump
+        self.max_decisions = num_players + self.kitty_size + 1 + self.num_tiles - self.kitty_size
+        # 88 names a suit 0-6 or doubles only (RULES.md 3.8).
+        last_call = self.trump_doubles if texas88 else self.trump_followme
+        self.declare_mask = sum(1 << a for a in range(self.trump, last_call + 1))
+        values = sorted({self.bid_value(a) for a in range(self.num_bid_actions)})
+        self.bids_over = {h: self._legal_bids_over(h) for h in values}
+        self.plunges_over = {
+            h: sum(1 << a for a in range(self.bid_plunge, self.trump) if self.bid_value(a) > h)
+            for h in values
+        }
+        # Trump schemes.
+        self.suit_schemes = tuple(self._scheme(v, "high") for v in range(7))
+        self.doubles_scheme = self._scheme(TRUMP_SUIT, "high")
+        self.no_trump_schemes = {d: self._scheme(None, d) for d in NELLO_DOUBLES}
+        # Sevens: distance of a tile's pip total from 7, and the tiles at each distance.
+        self.sevens_distance = tuple(abs(p - 7) for p in self.pips)
+        self.sevens_masks = tuple(
+            sum(1 << t for t, d in enumerate(self.sevens_distance) if d == k) for k in range(8)
+        )
+        self.sevens_power = tuple(10 - d for d in self.sevens_distance)
+        self.action_text = self._action_texts()
+        self._text_action = {text: a for a, text in enumerate(self.action_text) if a < self.play}
+
+    # ----- tiles ---------------------------------------------------------------------------------
+    def tile_name(self, t: int) -> str:
+        """Text of tile id ``t``, higher half first; the second 88 copy carries a prime (``6-4'``)."""
+        return self.names[t]
+
+    def tile_names(self, mask: int) -> list[str]:
+        return [self.names[t] for t in iter_bits(mask)]
+
+    def parse_tile(self, text: str) -> int:
+        """Tile id from text such as ``"6-4"``, ``"4-6"`` or (88) ``"6-4'"``; raises ``ValueError``."""
+        words = text.strip()
+        second = words.endswith("'")
+        canonical = DOUBLE_SIX.parse(words.rstrip("'"))
+        key = (canonical, int(second))
+        if key not in self._ids:
+            if second:
+                raise ValueError(f"no tile {text.strip()!r}: only Texas 88 has a second copy (written 6-4')")
+            raise ValueError(f"no tile {DOUBLE_SIX.name(canonical)} in three-player 42 (0-1 is removed)")
+        return self._ids[key]
+
+    # ----- bids ----------------------------------------------------------------------------------
+    def bid_value(self, action: int) -> int:
+        """Comparable size of a bid in points (1 mark = a hand's points), 0 for a pass."""
+        if action <= 0:
+            return 0
+        if action < self.bid_marks_at:
+            return self.point_bids[action - 1]
+        if action < self.bid_plunge:
+            return self.points_per_hand * (action - self.bid_marks_at + 1)
+        return self.points_per_hand * (action - self.bid_plunge + MIN_PLUNGE)
+
+    def bid_marks(self, action: int) -> int:
+        """Marks at stake for a winning bid: 1 for a point bid."""
+        return max(1, self.bid_value(action) // self.points_per_hand)
+
+    def _legal_bids_over(self, high: int) -> int:
+        """Bit set of the ordinary bids (no pass, no Plunge) legal over a highest bid of ``high``."""
+        mask = 0
+        for a in range(1, self.bid_plunge):
+            value, marks = self.bid_value(a), self.bid_marks(a)
+            raise_ok = marks <= 2 or high == self.points_per_hand * (marks - 1)  # 3+ marks: one more only
+            if value > high and (a < self.bid_marks_at or raise_ok):
+                mask |= 1 << a
+        return mask
+
+    # ----- sides ---------------------------------------------------------------------------------
+    def sides(self, bidder: int) -> tuple[int, ...]:
+        """Per seat, its side this hand: the team (``seat % 2``), or with three players 0 for the
+        bidder and 1 for the two opponents (every seat 1 before a bid is won)."""
+        if self.lone_bidder:
+            return tuple(int(s != bidder) for s in range(self.num_players))
+        return tuple(s % 2 for s in range(self.num_players))
+
+    # ----- schemes -------------------------------------------------------------------------------
+    def _scheme(self, trump: int | None, doubles: str) -> Scheme:
+        """``trump``: a number 0..6, ``TRUMP_SUIT`` for doubles as trump, or None (no trump).
+
+        ``doubles`` places non-trump doubles: ``"high"`` or ``"low"`` in their number's suit, or
+        ``"own_suit"`` (an eighth suit, 6-6 high).
+        """
+        if trump is None:
+            trump_mask = 0
+        elif trump == TRUMP_SUIT:
+            trump_mask = self.doubles_mask
+        else:
+            trump_mask = self.suit_mask[trump]
+        own = doubles == "own_suit" and trump != TRUMP_SUIT
+        doubles_suit = self.doubles_mask & ~trump_mask if own else 0
+        follow = [self.suit_mask[v] & ~trump_mask & ~doubles_suit for v in range(7)]
+        follow += [trump_mask, doubles_suit]
+        lead, power = [], [[-1] * self.num_tiles for _ in range(NUM_SUITS)]
+        for t in range(self.num_tiles):
+            lo, hi = self.low[t], self.high[t]
+            is_double = lo == hi
+            if trump_mask >> t & 1:
+                lead.append(TRUMP_SUIT)
+                rank = hi if trump == TRUMP_SUIT else 7 if is_double else hi if lo == trump else lo
+                for s in range(NUM_SUITS):
+                    power[s][t] = 100 + rank
+                continue
+            lead.append(DOUBLES_SUIT if doubles_suit >> t & 1 else hi)
             for s in range(NUM_SUITS):
-                power[s][t] = 100 + rank
-            continue
-        lead.append(DOUBLES_SUIT if doubles_suit >> t & 1 else hi)
-        for s in range(NUM_SUITS):
-            if follow[s] >> t & 1:
-                if s == DOUBLES_SUIT:
-                    power[s][t] = hi
-                elif is_double:
-                    power[s][t] = 8 if doubles == "high" else 0
-                else:
-                    power[s][t] = t_set.other_half(t, s) + 1
-    return Scheme(tuple(lead), tuple(follow), tuple(tuple(p) for p in power))
+                if follow[s] >> t & 1:
+                    if s == DOUBLES_SUIT:
+                        power[s][t] = hi
+                    elif is_double:
+                        power[s][t] = 8 if doubles == "high" else 0
+                    else:
+                        power[s][t] = (hi if lo == s else lo) + 1
+        return Scheme(tuple(lead), tuple(follow), tuple(tuple(p) for p in power))
+
+    def scheme(self, action: int, config: Texas42Config) -> Scheme:
+        """The scheme a declaration action puts in force. Sevens ranks by pips instead; its scheme
+        only names the suits (numbers, no trump)."""
+        if action < self.trump_doubles:
+            return self.suit_schemes[action - self.trump]
+        if action == self.trump_doubles:
+            return self.doubles_scheme
+        if action == self.trump_followme:
+            return self.no_trump_schemes[config.follow_me_doubles]
+        if action == self.nello:
+            return self.no_trump_schemes[config.nello or "high"]  # "high": tables built with Nello off
+        return self.no_trump_schemes["high"]
+
+    # ----- notation ------------------------------------------------------------------------------
+    def _action_texts(self) -> tuple[str, ...]:
+        texts = ["pass"]
+        texts += [f"bid {b}" for b in self.point_bids]
+        texts += [f"bid {k}m" for k in range(1, MAX_MARKS + 1)]
+        texts += [f"bid plunge {k}m" for k in range(MIN_PLUNGE, MAX_MARKS + 1)]
+        texts += [f"trump {v}" for v in range(7)] + ["trump doubles", "trump followme", "nello", "sevens"]
+        texts += [f"play {name}" for name in self.names]
+        if self.texas88:
+            texts += [f"discard {name}" for name in self.names]
+        assert len(texts) == self.num_actions
+        return tuple(texts)
+
+    def action_from_text(self, text: str) -> int:
+        """Action id of a move in RULES.md 3.9 notation (tile halves in either order)."""
+        words = " ".join(text.lower().split())
+        if words.startswith("play "):
+            return self.play + self.parse_tile(words[5:])
+        if words.startswith("discard ") and self.texas88:
+            return self.discard + self.parse_tile(words[8:])
+        if words not in self._text_action:
+            example = "'discard 3-1', " if self.texas88 else ""
+            raise ValueError(
+                f"cannot read move {text!r} in {self.name}; e.g. 'pass', '{self.action_text[1]}', "
+                f"'bid 2m', 'trump 5', {example}'play 6-4'"
+            )
+        return self._text_action[words]
 
 
-_SUIT_SCHEMES = tuple(_scheme(v, "high") for v in range(7))
-_DOUBLES_SCHEME = _scheme(TRUMP_SUIT, "high")
-_NO_TRUMP_SCHEMES = {d: _scheme(None, d) for d in NELLO_DOUBLES}
-# Sevens: distance of a tile's pip total from 7, and the tiles at each distance.
-_SEVENS_DIST = tuple(abs(TILES.pips[t] - 7) for t in range(NUM_TILES))
-SEVENS_MASKS = tuple(sum(1 << t for t in range(NUM_TILES) if _SEVENS_DIST[t] == d) for d in range(8))
-SEVENS_POWER = tuple(10 - d for d in _SEVENS_DIST)
+@cache
+def variant(num_players: int = 4, texas88: bool = False) -> Variant:
+    """The shared tables of one form of the game (``Texas42Config.variant`` picks it)."""
+    return Variant(num_players, texas88)
+
+
+# ----- four-player 42: the module constants the batched engine, bots and encoders import --------
+FOUR = variant(4)
+TILES = DOUBLE_SIX
+NUM_TILES = FOUR.num_tiles  # 28
+HAND_SIZE = FOUR.hand_size  # 7
+POINTS_PER_HAND = FOUR.points_per_hand  # 42
+PASS = 0
+BID_POINTS = 1  # 30 + i -> BID_POINTS + i
+MIN_POINT_BID, MAX_POINT_BID = FOUR.point_bids[0], FOUR.point_bids[-1]  # 30, 41
+BID_MARKS = FOUR.bid_marks_at  # 13: k marks -> BID_MARKS + k - 1
+BID_PLUNGE = FOUR.bid_plunge  # 20: plunge k marks -> BID_PLUNGE + k - MIN_PLUNGE
+TRUMP = FOUR.trump  # 24: trump v -> TRUMP + v
+TRUMP_DOUBLES = FOUR.trump_doubles
+TRUMP_FOLLOWME = FOUR.trump_followme
+NELLO = FOUR.nello
+SEVENS = FOUR.sevens
+PLAY = FOUR.play  # 35: tile t -> PLAY + t
+NUM_ACTIONS = FOUR.num_actions  # 63
+NUM_BID_ACTIONS = FOUR.num_bid_actions  # ids 0..23 are bids
+COUNT = FOUR.count
+BIDS_OVER = FOUR.bids_over  # legal-bid bit sets by the highest bid so far (shared with vector.texas42)
+PLUNGES_OVER = FOUR.plunges_over
+SEVENS_MASKS = FOUR.sevens_masks
+SEVENS_POWER = FOUR.sevens_power
+ACTION_TEXT = FOUR.action_text
+bid_value = FOUR.bid_value
+bid_marks = FOUR.bid_marks
 
 
 def declared_scheme(action: int, config: Texas42Config) -> Scheme:
     """The scheme a declaration action puts in force under ``config`` (shared with the batched
     engine). Sevens ranks by pips instead; its scheme only names the suits (numbers, no trump)."""
-    if action < TRUMP_DOUBLES:
-        return _SUIT_SCHEMES[action - TRUMP]
-    if action == TRUMP_DOUBLES:
-        return _DOUBLES_SCHEME
-    if action == TRUMP_FOLLOWME:
-        return _NO_TRUMP_SCHEMES[config.follow_me_doubles]
-    if action == NELLO:
-        return _NO_TRUMP_SCHEMES[config.nello or "high"]  # "high" only for tables built with Nello off
-    return _NO_TRUMP_SCHEMES["high"]
+    return config.variant.scheme(action, config)
 
 
 @dataclass(frozen=True)
 class Texas42Config:
-    """Rule options (RULES.md 3.1). Build with ``Texas42Config.make(preset, **options)``."""
+    """Rule options (RULES.md 3.1, 3.7, 3.8). Build with ``Texas42Config.make(preset, **options)``.
+
+    ``num_players``: 4, or 3 for three-player 42; ``None`` takes the preset's (6 for ``texas88``).
+    """
 
     preset: str = "standard"
     all_pass: str = "reshake"  # "reshake": void hand, next shaker; "forced": the shaker must bid
@@ -199,7 +356,7 @@ class Texas42Config:
     episode: str = "hand"  # "hand" or "game" (hands until a team reaches target_marks)
     target_marks: int = 7
     open_hands: bool = False  # practice option: every view shows every hand
-    num_players: int = 4
+    num_players: int | None = None
 
     def __post_init__(self) -> None:
         def check(name: str, allowed: tuple) -> None:
@@ -215,24 +372,50 @@ class Texas42Config:
             check(name, (False, True))
         if type(self.target_marks) is not int or self.target_marks < 1:
             raise ValueError(f"target_marks must be a positive integer, got {self.target_marks!r}")
-        if self.num_players != 4:
+        texas88 = self.preset == "texas88"
+        if self.num_players is None:
+            object.__setattr__(self, "num_players", 6 if texas88 else 4)
+        elif texas88 and self.num_players != 6:
+            raise ValueError(f"Texas 88 is played by 6 players (num_players=6), got {self.num_players!r}")
+        elif not texas88 and (type(self.num_players) is not int or self.num_players not in NUM_PLAYERS):
             raise ValueError(
-                f"Texas 42 is played by 4 players (3-player 42 is not built yet), got {self.num_players!r}"
+                f"Texas 42 is played by 3 or 4 players (6 with preset='texas88'), got {self.num_players!r}"
             )
+        self._refuse(self._forbidden())
+
+    def _forbidden(self) -> tuple[str, dict[str, bool]]:
+        """Which rules the preset or the player count refuses, and why (see docs/decisions.md)."""
+        options = {
+            "all_pass": self.all_pass != "reshake",
+            "follow_me_doubles": self.follow_me_doubles != "high",
+            "nello": self.nello is not None,
+            "plunge": self.plunge,
+            "sevens": self.sevens,
+        }
         if self.preset == "n42pa":
-            forbidden = {
-                "all_pass": self.all_pass != "reshake",
-                "follow_me_doubles": self.follow_me_doubles != "high",
-                "nello": self.nello is not None,
-                "plunge": self.plunge,
-                "sevens": self.sevens,
-            }
-            bad = [name for name, on in forbidden.items() if on]
-            if bad:
-                raise ValueError(
-                    f"the n42pa preset (tournament rules) does not allow {', '.join(bad)}: "
-                    "only a reshake on four passes, trumps 0-6, doubles and follow-me with doubles high"
-                )
+            if self.num_players != 4:
+                return "the n42pa preset (tournament rules) is four-player 42", {"num_players": True}
+            return (
+                "the n42pa preset (tournament rules) does not allow {}: only a reshake on four passes, "
+                "trumps 0-6, doubles and follow-me with doubles high"
+            ), options
+        if self.preset == "texas88":
+            return (
+                "Texas 88 (RULES.md 3.8) does not allow {}: no forced bid, no Nello, Plunge, Sevens or "
+                "follow-me (the bid winner names a suit 0-6 or doubles)"
+            ), options
+        if self.num_players == 3:
+            return (
+                "three-player 42 does not allow {}: Plunge needs a partner to name the trump"
+            ), {"plunge": self.plunge}
+        return "", {}
+
+    @staticmethod
+    def _refuse(forbidden: tuple[str, dict[str, bool]]) -> None:
+        message, options = forbidden
+        bad = [name for name, on in options.items() if on]
+        if bad:
+            raise ValueError(message.format(", ".join(bad)))
 
     @classmethod
     def make(cls, preset: str = "standard", forced_bid: bool | None = None, **options: Any) -> Texas42Config:
@@ -254,20 +437,40 @@ class Texas42Config:
         return cls(preset=preset, **options)
 
     @property
+    def variant(self) -> Variant:
+        """The tables of this form of the game (42, three-player 42 or Texas 88)."""
+        return variant(self.num_players, self.preset == "texas88")
+
+    @property
     def forced_bid(self) -> bool:
         return self.all_pass == "forced"
 
     @property
+    def num_actions(self) -> int:
+        return self.variant.num_actions
+
+    @property
+    def num_sides(self) -> int:
+        """Who holds marks: two teams, or with three players each player."""
+        return self.variant.num_sides
+
+    def side_of(self, seat: int) -> int:
+        """The mark-holding side of ``seat``: its team (``seat % 2``), or the seat with three players."""
+        return seat % self.variant.num_sides
+
+    @property
     def max_decisions(self) -> int:
-        """Most decisions in one hand (one deal): each seat bids or passes once, one declaration,
-        each tile played once (33; reached when all seven tricks are played). Each all-pass
-        reshake deals a new hand, so only ``all_pass="forced"`` bounds a ``"hand"`` episode."""
-        return self.num_players + 1 + NUM_TILES
+        """Most decisions in one hand (one deal): each seat bids or passes once, the kitty's discards
+        (88), one declaration, each tile played once (33 in 42, 31 with three players, 63 in 88;
+        reached when every trick is played). Each all-pass reshake deals a new hand, so only
+        ``all_pass="forced"`` bounds a ``"hand"`` episode."""
+        return self.variant.max_decisions
 
     @property
     def max_hand_marks(self) -> int:
         """Most marks one hand can give: a Plunge may be bid at ``MAX_MARKS`` (7) at once; without
-        it bids open at 2 marks at most and rise one mark per later bidder (5 with four players)."""
+        it bids open at 2 marks at most and rise one mark per later bidder (5 with four players,
+        4 with three, 7 with six)."""
         return MAX_MARKS if self.plunge else 2 + self.num_players - 1
 
 
@@ -277,7 +480,10 @@ class Texas42View(NamedTuple):
     ``bids[s]`` is seat ``s``'s bid action id this hand (``-1`` before they bid). Tricks are
     tuples of ``(seat, tile)`` in play order. ``played_by[s]`` is the bit set of tiles seat ``s``
     has played this hand. ``legal_mask`` is the legal-action bit set when this seat is to act, else 0.
-    ``hands`` is every hand only with ``open_hands``.
+    ``hands`` is every hand only with ``open_hands``. ``points`` is per side this hand (the teams;
+    with three players the bidder, then the opponents), ``marks`` per mark-holding side (the teams;
+    each player with three). ``discards`` (Texas 88) are the bid winner's discards in order: tile
+    ids for the bid winner, ``-1`` for every other seat (the kitty and the discards are hidden).
 
     A NamedTuple (immutable, and built positionally in ``Texas42Game.view``) because a view is made
     at every step: a frozen dataclass took longer to build than the engine took to move.
@@ -301,10 +507,11 @@ class Texas42View(NamedTuple):
     trick_winners: tuple[int, ...]
     played_by: tuple[int, ...]
     voids: tuple[int, ...]  # per seat, bit set of the suits (0-6, 7 trump, 8 doubles) it failed to follow
-    points: tuple[int, int]  # per team, this hand
-    marks: tuple[int, int]  # per team, this game
+    points: tuple[int, int]  # per side, this hand
+    marks: tuple[int, ...]  # per mark-holding side, this game
     legal_mask: int
     hands: tuple[int, ...] | None = None
+    discards: tuple[int, ...] = ()
 
 
 # Mutable per-state lists a clone must copy.
@@ -319,13 +526,11 @@ _LIST_FIELDS = (
     "played_by",
     "points",
 )
-_LIST_FIELDS += ("tricks_won", "voids")
+_LIST_FIELDS += ("tricks_won", "voids", "discards")
 
 
 class Texas42Game:
     """One Texas 42 episode (a hand or a game). ``rng`` deals; ``deal`` fixes the first deal."""
-
-    num_actions = NUM_ACTIONS
 
     def __init__(
         self,
@@ -334,57 +539,76 @@ class Texas42Game:
         deal: dict | None = None,
     ):
         self.config = config or Texas42Config()
+        self.variant = v = self.config.variant
         self.num_players = self.config.num_players
+        self.num_actions = v.num_actions
+        self._play_at, self._sevens = v.play, v.sevens  # hot-path ids, read once per step
         self.rng = rng if rng is not None else np.random.default_rng()
-        self.marks = [0, 0]
+        self.marks = [0] * v.num_sides
         self.hands_scored = 0
         self.deals = 0
         self.last_result: dict | None = None
         if deal is None:
             shaker = int(self.rng.integers(self.num_players))
-            self._deal(shaker, self._random_hands())
+            self._deal(shaker, *self._random_deal())
         else:
-            hands, shaker = self._read_deal(deal)
-            self._deal(shaker, hands)
+            hands, kitty, shaker = self._read_deal(deal)
+            self._deal(shaker, hands, kitty)
 
     # ----- dealing --------------------------------------------------------------------------
-    def _random_hands(self) -> list[int]:
-        order = self.rng.permutation(NUM_TILES).tolist()
-        return [
-            sum(1 << t for t in order[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(self.num_players)
-        ]
+    def _random_deal(self) -> tuple[list[int], int]:
+        """Every hand and the kitty (88; else 0), from one shuffle of the tile ids."""
+        v = self.variant
+        order = self.rng.permutation(v.num_tiles).tolist()
+        size = v.hand_size
+        hands = [sum(1 << t for t in order[i * size : (i + 1) * size]) for i in range(self.num_players)]
+        return hands, sum(1 << t for t in order[self.num_players * size :])
 
-    def _read_deal(self, deal: Any) -> tuple[list[int], int]:
-        """Validate ``{"hands": [[tile texts or ids] x4], "shaker": s}``; raise ``ValueError``."""
-        if not isinstance(deal, dict) or set(deal) - {"hands", "shaker"} or "hands" not in deal:
-            raise ValueError('a deal is {"hands": [4 lists of 7 tiles], "shaker": seat}')
+    def _read_deal(self, deal: Any) -> tuple[list[int], int, int]:
+        """Validate ``{"hands": [[tile texts or ids] x n], "shaker": s}`` (88: and ``"kitty"``, two
+        tiles); raise ``ValueError`` naming what is wrong."""
+        v, n = self.variant, self.num_players
+        keys = {"hands", "shaker", "kitty"} if v.kitty_size else {"hands", "shaker"}
+        shape = f'{{"hands": [{n} lists of {v.hand_size} tiles], '
+        shape += f'"kitty": [{v.kitty_size} tiles], "shaker": seat}}' if v.kitty_size else '"shaker": seat}'
+        if not isinstance(deal, dict) or set(deal) - keys or "hands" not in deal:
+            raise ValueError(f"a {v.name} deal is {shape}")
         raw = deal["hands"]
-        if not isinstance(raw, (list, tuple)) or len(raw) != self.num_players:
-            raise ValueError(f"a deal needs {self.num_players} hands")
-        hands = []
-        for h in raw:
-            if not isinstance(h, (list, tuple)) or len(h) != HAND_SIZE:
-                raise ValueError(f"every hand holds {HAND_SIZE} tiles, got {h!r}")
+        if not isinstance(raw, (list, tuple)) or len(raw) != n:
+            raise ValueError(f"a deal needs {n} hands")
+        groups = [(h, v.hand_size, "hand") for h in raw]
+        if v.kitty_size:
+            if "kitty" not in deal:
+                raise ValueError(f"a {v.name} deal needs a kitty: {shape}")
+            groups.append((deal["kitty"], v.kitty_size, "kitty"))
+        masks = []
+        for h, size, what in groups:
+            if not isinstance(h, (list, tuple)) or len(h) != size:
+                raise ValueError(f"every {what} holds {size} tiles, got {h!r}")
             mask = 0
             for tile in h:
-                t = TILES.parse(tile) if isinstance(tile, str) else tile
-                if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < NUM_TILES or mask >> t & 1:
-                    raise ValueError(f"bad or repeated tile {tile!r} in hand {h!r}")
+                t = v.parse_tile(tile) if isinstance(tile, str) else tile
+                if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < v.num_tiles or mask >> t & 1:
+                    raise ValueError(
+                        f"bad or repeated tile {tile!r} in {what} {h!r} (tile ids 0..{v.num_tiles - 1})"
+                    )
                 mask |= 1 << t
-            hands.append(mask)
-        if sum(hands) != TILES.full_mask or any(a & b for i, a in enumerate(hands) for b in hands[i + 1 :]):
-            raise ValueError("the hands must hold all 28 tiles, each exactly once")
+            masks.append(mask)
+        if sum(masks) != v.full_mask or any(a & b for i, a in enumerate(masks) for b in masks[i + 1 :]):
+            raise ValueError(f"the deal must hold all {v.num_tiles} tiles of {v.name}, each exactly once")
         shaker = deal.get("shaker", 0)
-        if not isinstance(shaker, int) or isinstance(shaker, bool) or not 0 <= shaker < self.num_players:
-            raise ValueError(f"shaker must be a seat 0..{self.num_players - 1}, got {shaker!r}")
-        return hands, shaker
+        if not isinstance(shaker, int) or isinstance(shaker, bool) or not 0 <= shaker < n:
+            raise ValueError(f"shaker must be a seat 0..{n - 1}, got {shaker!r}")
+        return masks[:n], sum(masks[n:]), shaker
 
-    def _deal(self, shaker: int, hands: list[int]) -> None:
+    def _deal(self, shaker: int, hands: list[int], kitty: int = 0) -> None:
         self.deals += 1
         self.deal_marks, self.deal_scored = tuple(self.marks), self.hands_scored
         self.shaker = shaker
         self.dealt = tuple(hands)
         self.hands = list(hands)
+        self.kitty = kitty  # Texas 88: the two tiles the bid winner takes (kept after, for the record)
+        self.discards: list[int] = []  # Texas 88: the bid winner's discards, in order
         self.history: list[int] = []
         self.phase = BID
         self.to_act = (shaker + 1) % self.num_players
@@ -395,14 +619,15 @@ class Texas42Game:
         self.declarer = -1
         self.declaration = -1
         self.sitting_out = -1
+        self.sides = self.variant.sides(-1)  # per seat, its side this hand (fixed once a bid wins)
         self.scheme: Scheme | None = None
         self.trick: list[tuple[int, int]] = []
         self.tricks: list[tuple[tuple[int, int], ...]] = []
         self.trick_winners: list[int] = []
         self.played_by = [0] * self.num_players
         self.voids = [0] * self.num_players  # per seat, bit set of suits it failed to follow
-        self.points = [0, 0]
-        self.tricks_won = [0, 0]
+        self.points = [0, 0]  # per side
+        self.tricks_won = [0, 0]  # per side
         self.led = -1
         self.best_seat = -1
         self.best_power = -2
@@ -420,29 +645,33 @@ class Texas42Game:
         """Bit set over action ids of the moves legal for the seat to act (0 once terminal)."""
         phase = self.phase
         if phase == PLAY_PHASE:
-            return self._legal_tiles() << PLAY
+            return self._legal_tiles() << self._play_at
+        v = self.variant
         if phase == BID:
             seat = self.to_act
-            mask = BIDS_OVER[self.high]
+            mask = v.bids_over[self.high]
             if not (self.config.forced_bid and seat == self.shaker and self.high == 0):
                 mask |= 1 << PASS
-            if self.config.plunge and (self.hands[seat] & TILES.doubles_mask).bit_count() >= 4:
-                mask |= PLUNGES_OVER[self.high]
+            if self.config.plunge and (self.hands[seat] & v.doubles_mask).bit_count() >= 4:
+                mask |= v.plunges_over[self.high]
             return mask
         if phase == DECLARE:
-            mask = ((1 << (TRUMP_FOLLOWME + 1)) - 1) ^ ((1 << TRUMP) - 1)
-            if self.bid >= BID_MARKS and self.bid < BID_PLUNGE:
+            mask = v.declare_mask
+            if self.bid >= v.bid_marks_at and self.bid < v.bid_plunge:
                 if self.config.nello is not None:
-                    mask |= 1 << NELLO
+                    mask |= 1 << v.nello
                 if self.config.sevens:
-                    mask |= 1 << SEVENS
+                    mask |= 1 << v.sevens
             return mask
+        if phase == DISCARD_PHASE:  # non-count tiles; any tile once none is left (docs/decisions.md)
+            hand = self.hands[self.to_act]
+            return (hand & ~v.count_mask or hand) << v.discard
         return 0
 
     def _legal_tiles(self) -> int:
         hand = self.hands[self.to_act]
-        if self.declaration == SEVENS:
-            for m in SEVENS_MASKS:
+        if self.declaration == self._sevens:
+            for m in self.variant.sevens_masks:
                 if hand & m:
                     return hand & m
         if not self.trick:
@@ -454,16 +683,20 @@ class Texas42Game:
 
     def apply(self, action: int) -> None:
         """Play ``action`` for the seat to act; an illegal one raises and changes nothing."""
-        if not (isinstance(action, int) and 0 <= action < NUM_ACTIONS and self.legal_mask() >> action & 1):
+        legal = isinstance(action, int) and 0 <= action < self.num_actions and self.legal_mask() >> action & 1
+        if not legal:
             raise IllegalActionError(self._illegal_message(action))
         self.last_result = None
         self.history.append(action)
-        if self.phase == PLAY_PHASE:
-            self._play(action - PLAY)
-        elif self.phase == BID:
+        phase = self.phase
+        if phase == PLAY_PHASE:
+            self._play(action - self._play_at)
+        elif phase == BID:
             self._bid(action)
-        else:
+        elif phase == DECLARE:
             self._declare(action)
+        else:
+            self._discard(action - self.variant.discard)
 
     def _illegal_message(self, action: Any) -> str:
         if self.phase == DONE:
@@ -475,31 +708,43 @@ class Texas42Game:
         )
 
     def _describe(self, action: Any) -> str:
-        if isinstance(action, int) and 0 <= action < NUM_ACTIONS:
+        if isinstance(action, int) and 0 <= action < self.num_actions:
             return repr(self.action_to_text(action))
-        return f"{action!r} (action ids run 0..{NUM_ACTIONS - 1})"
+        return f"{action!r} (action ids run 0..{self.num_actions - 1})"
 
     # ----- phases -------------------------------------------------------------------------------
     def _bid(self, action: int) -> None:
-        seat = self.to_act
+        seat, v = self.to_act, self.variant
         self.bids[seat] = action
         if action != PASS:
-            self.high, self.bidder, self.bid = bid_value(action), seat, action
+            self.high, self.bidder, self.bid = v.bid_value(action), seat, action
         if seat != self.shaker:
             self.to_act = (seat + 1) % self.num_players
-        elif self.bidder < 0:  # four passes: the hand is void and the deal passes on
-            self._deal((self.shaker + 1) % self.num_players, self._random_hands())
+        elif self.bidder < 0:  # everyone passed: the hand is void and the deal passes on
+            self._deal((self.shaker + 1) % self.num_players, *self._random_deal())
         else:
-            self.phase = DECLARE
-            plunge = self.bid >= BID_PLUNGE
-            self.declarer = (self.bidder + 2) % self.num_players if plunge else self.bidder
+            self.sides = v.sides(self.bidder)
+            plunge = self.bid >= v.bid_plunge
+            self.declarer = (self.bidder + v.partner_offset) % self.num_players if plunge else self.bidder
             self.to_act = self.declarer
+            if v.kitty_size:  # Texas 88: the bid winner takes the kitty, then discards
+                self.hands[self.bidder] |= self.kitty
+                self.phase = DISCARD_PHASE
+            else:
+                self.phase = DECLARE
+
+    def _discard(self, tile: int) -> None:
+        self.hands[self.to_act] ^= 1 << tile
+        self.discards.append(tile)
+        if len(self.discards) == self.variant.kitty_size:
+            self.phase = DECLARE
 
     def _declare(self, action: int) -> None:
+        v = self.variant
         self.declaration = action
-        self.scheme = declared_scheme(action, self.config)
-        if action == NELLO:
-            self.sitting_out = (self.bidder + 2) % self.num_players
+        self.scheme = v.scheme(action, self.config)
+        if action == v.nello and v.partner_offset:  # with three players nobody sits out
+            self.sitting_out = (self.bidder + v.partner_offset) % self.num_players
         self.phase = PLAY_PHASE
         self.to_act = self.declarer
 
@@ -511,22 +756,24 @@ class Texas42Game:
         seat = self.to_act
         self.hands[seat] ^= 1 << tile
         self.played_by[seat] |= 1 << tile
+        sevens = self.declaration == self._sevens
         if not self.trick:
             self.led = self.scheme.lead[tile]
-        elif not self.scheme.follow[self.led] >> tile & 1 and self.declaration != SEVENS:
+        elif not self.scheme.follow[self.led] >> tile & 1 and not sevens:
             self.voids[seat] |= 1 << self.led
-        power = SEVENS_POWER[tile] if self.declaration == SEVENS else self.scheme.power[self.led][tile]
-        if power > self.best_power:  # ties keep the earlier tile (only possible in Sevens)
+        power = self.variant.sevens_power[tile] if sevens else self.scheme.power[self.led][tile]
+        if power > self.best_power:  # ties keep the earlier tile (Sevens; identical tiles in 88)
             self.best_power, self.best_seat = power, seat
         self.trick.append((seat, tile))
         trick_size = self.num_players - (self.sitting_out >= 0)
         if len(self.trick) < trick_size:
             self.to_act = self._next_seat(seat)
             return
-        winner = self.best_seat
-        team = winner % 2
-        self.points[team] += 1 + sum(COUNT[t] for _, t in self.trick)
-        self.tricks_won[team] += 1
+        winner, v = self.best_seat, self.variant
+        side = self.sides[winner]
+        count = v.count
+        self.points[side] += v.trick_value + sum(count[t] for _, t in self.trick)
+        self.tricks_won[side] += 1
         self.tricks.append(tuple(self.trick))
         self.trick_winners.append(winner)
         self.trick = []
@@ -537,37 +784,40 @@ class Texas42Game:
 
     def _decided(self) -> bool | None:
         """True/False once the contract is made/set (early only with ``stop_when_decided``)."""
-        bt = self.bidder % 2
-        all_played = len(self.tricks) == HAND_SIZE
+        v = self.variant
+        bt = self.sides[self.bidder]
+        all_played = len(self.tricks) == v.num_tricks
         early = self.config.stop_when_decided
-        if self.bid < BID_MARKS:  # a point bid: reach the bid in points
-            need = bid_value(self.bid)
+        if self.bid < v.bid_marks_at:  # a point bid: reach the bid in points
+            need = v.bid_value(self.bid)
             if all_played:
                 return self.points[bt] >= need
             if early and self.points[bt] >= need:
                 return True
-            if early and self.points[1 - bt] > POINTS_PER_HAND - need:
+            if early and self.points[1 - bt] > v.points_per_hand - need:
                 return False
             return None
         # Mark bids, Plunge and Sevens need every trick; Nello needs none (the partner sits out,
-        # so the bidding team takes a trick only through the bidder).
-        set_ = self.tricks_won[bt] > 0 if self.declaration == NELLO else self.tricks_won[1 - bt] > 0
+        # so the bidding side takes a trick only through the bidder).
+        set_ = self.tricks_won[bt] > 0 if self.declaration == v.nello else self.tricks_won[1 - bt] > 0
         if all_played or (early and set_):
             return not set_
         return None
 
     def _score(self, made: bool) -> None:
-        bt = self.bidder % 2
-        won = bt if made else 1 - bt
-        marks = bid_marks(self.bid)
-        self.marks[won] += marks
+        """The winning side's seats each score the bid's marks: a team's, or with three players the
+        bidder's (made) or each opponent's (set). Marks are kept per mark-holding side."""
+        v, n = self.variant, self.num_players
+        won = self.sides[self.bidder] if made else 1 - self.sides[self.bidder]
+        marks = v.bid_marks(self.bid)
+        hand_marks = [marks if self.sides[s] == won else 0 for s in range(n)]
+        for h in range(v.num_sides):  # side h holds seat h (team h, or player h)
+            self.marks[h] += hand_marks[h]
         self.hands_scored += 1
-        hand_marks = [0, 0]
-        hand_marks[won] = marks
         self.last_result = {
-            "hand_marks": [hand_marks[s % 2] for s in range(self.num_players)],
-            "marks": [self.marks[s % 2] for s in range(self.num_players)],
-            "points_taken": [self.points[s % 2] for s in range(self.num_players)],
+            "hand_marks": hand_marks,
+            "marks": [self.marks[s % v.num_sides] for s in range(n)],
+            "points_taken": [self.points[self.sides[s]] for s in range(n)],
             "contract": {
                 "bidder": self.bidder,
                 "bid": self.action_to_text(self.bid),
@@ -578,49 +828,57 @@ class Texas42Game:
         if self.config.episode == "hand" or max(self.marks) >= self.config.target_marks:
             self.phase = DONE
         else:
-            self._deal((self.shaker + 1) % self.num_players, self._random_hands())
+            self._deal((self.shaker + 1) % n, *self._random_deal())
 
     # ----- text -------------------------------------------------------------------------------
-    @staticmethod
-    def action_to_text(action: int) -> str:
+    def action_to_text(self, action: int) -> str:
         """RULES.md 3.9 notation of an action id."""
-        return ACTION_TEXT[action]
+        return self.variant.action_text[action]
 
-    @staticmethod
-    def action_from_text(text: str) -> int:
+    def action_from_text(self, text: str) -> int:
         """Action id of a move in RULES.md 3.9 notation (tile halves in either order)."""
-        words = " ".join(text.lower().split())
-        if words.startswith("play "):
-            return PLAY + TILES.parse(words[5:])
-        if words not in _TEXT_ACTION:
-            raise ValueError(
-                f"cannot read move {text!r}; e.g. 'pass', 'bid 30', 'bid 2m', 'trump 5', 'play 6-4'"
-            )
-        return _TEXT_ACTION[words]
+        return self.variant.action_from_text(text)
+
+    def _marks_text(self) -> str:
+        v, n = self.variant, self.num_players
+        if v.lone_bidder:
+            return "marks: " + ", ".join(f"seat {s} {self.marks[s]}" for s in range(n))
+        teams = ["+".join(str(s) for s in range(t, n, 2)) for t in range(2)]
+        return f"marks: team 0 (seats {teams[0]}) {self.marks[0]}, team 1 (seats {teams[1]}) {self.marks[1]}"
 
     def render_text(self, seat: int | None = None) -> str:
         """A plain-text picture of the state: every hand (for logs), or with ``seat`` only what that
-        seat may see (the other hands as tile counts, unless ``open_hands``)."""
-        team_marks = f"marks: team 0 (seats 0+2) {self.marks[0]}, team 1 (seats 1+3) {self.marks[1]}"
-        lines = [f"Texas 42 ({self.config.preset}) - {team_marks} - shaker: seat {self.shaker}"]
+        seat may see (the other hands as tile counts, unless ``open_hands``; the kitty and the 88
+        discards only to the bid winner)."""
+        v = self.variant
+        title = "Texas 42" if v.num_players == 4 else v.name
+        lines = [f"{title} ({self.config.preset}) - {self._marks_text()} - shaker: seat {self.shaker}"]
         for s in range(self.num_players):
             note = " (sits out)" if s == self.sitting_out else ""
             if seat is None or s == seat or self.config.open_hands:
-                shown = " ".join(TILES.names(self.hands[s])) or "-"
+                shown = " ".join(v.tile_names(self.hands[s])) or "-"
             else:
                 shown = f"{self.hands[s].bit_count()} tiles"
             lines.append(f"  seat {s}: {shown}{note}")
-        bids = ", ".join(f"{s}: {ACTION_TEXT[b]}" for s, b in enumerate(self.bids) if b >= 0)
+        if v.kitty_size:
+            if self.phase == BID:
+                shown = " ".join(v.tile_names(self.kitty)) if seat is None else f"{v.kitty_size} tiles"
+                lines.append(f"kitty: {shown}")
+            elif self.discards:
+                mine = seat is None or seat == self.bidder
+                shown = " ".join(v.names[t] for t in self.discards) if mine else f"{len(self.discards)} tiles"
+                lines.append(f"discards: {shown}")
+        bids = ", ".join(f"{s}: {v.action_text[b]}" for s, b in enumerate(self.bids) if b >= 0)
         lines.append(f"bids: {bids or '-'}")
         if self.declaration >= 0:
             lines.append(
-                f"contract: seat {self.bidder} {ACTION_TEXT[self.bid]}, {ACTION_TEXT[self.declaration]}"
+                f"contract: seat {self.bidder} {v.action_text[self.bid]}, {v.action_text[self.declaration]}"
                 f" - points {self.points[0]}:{self.points[1]}"
             )
         for i, (trick, winner) in enumerate(zip(self.tricks, self.trick_winners, strict=True)):
-            lines.append(f"trick {i + 1}: {_trick_text(trick)} -> seat {winner}")
+            lines.append(f"trick {i + 1}: {_trick_text(v, trick)} -> seat {winner}")
         if self.trick:
-            lines.append(f"trick {len(self.tricks) + 1}: {_trick_text(self.trick)}")
+            lines.append(f"trick {len(self.tricks) + 1}: {_trick_text(v, self.trick)}")
         if self.phase == DONE:
             lines.append("episode over")
         else:
@@ -641,20 +899,22 @@ class Texas42Game:
 
     def to_json(self) -> str:
         """The state as JSON: the current hand's deal and moves, replayed by ``from_json``."""
-        return json.dumps(
-            {
-                "game": "texas42",
-                "config": asdict(self.config),
-                "marks": list(self.deal_marks),  # at the deal; the moves replay the rest
-                "hands_scored": self.deal_scored,
-                "deals": self.deals,
-                "shaker": self.shaker,
-                "dealt": [TILES.names(h) for h in self.dealt],
-                "moves": [ACTION_TEXT[a] for a in self.history],
-                "last_result": self.last_result,
-                "rng": self.rng.bit_generator.state,
-            }
-        )
+        v = self.variant
+        data = {
+            "game": "texas42",
+            "config": asdict(self.config),
+            "marks": list(self.deal_marks),  # at the deal; the moves replay the rest
+            "hands_scored": self.deal_scored,
+            "deals": self.deals,
+            "shaker": self.shaker,
+            "dealt": [v.tile_names(h) for h in self.dealt],
+            "moves": [v.action_text[a] for a in self.history],
+            "last_result": self.last_result,
+            "rng": self.rng.bit_generator.state,
+        }
+        if v.kitty_size:
+            data["kitty"] = v.tile_names(self.kitty)
+        return json.dumps(data)
 
     @classmethod
     def from_json(cls, text: str) -> Texas42Game:
@@ -666,10 +926,15 @@ class Texas42Game:
             config = Texas42Config(**data["config"])
             rng = np.random.Generator(getattr(np.random, data["rng"]["bit_generator"])())
             rng.bit_generator.state = data["rng"]
-            game = cls(config, rng, deal={"hands": data["dealt"], "shaker": data["shaker"]})
+            deal = {"hands": data["dealt"], "shaker": data["shaker"]}
+            if config.variant.kitty_size:
+                deal["kitty"] = data["kitty"]
+            game = cls(config, rng, deal=deal)
             marks, scored, deals = data["marks"], data["hands_scored"], data["deals"]
             if not (
-                isinstance(marks, list) and len(marks) == 2 and all(type(m) is int and m >= 0 for m in marks)
+                isinstance(marks, list)
+                and len(marks) == config.num_sides
+                and all(type(m) is int and m >= 0 for m in marks)
             ):
                 raise ValueError(f"bad marks {marks!r}")
             if not (type(scored) is int and type(deals) is int and 0 <= scored < deals):
@@ -679,7 +944,7 @@ class Texas42Game:
             for move in data["moves"]:
                 if game.phase == DONE or game.deals != deals:
                     raise ValueError("a saved hand holds moves beyond its end")
-                game.apply(cls.action_from_text(move))
+                game.apply(game.action_from_text(move))
             result = data["last_result"]
             if not data["moves"]:  # a fresh deal: the result of the hand before it, if any
                 if result is not None and not isinstance(result, dict):
@@ -691,8 +956,14 @@ class Texas42Game:
 
     # ----- what a seat may know ---------------------------------------------------------------
     def view(self, seat: int) -> Texas42View:
-        """The seat's view (RULES.md 4): nothing of another hand, the Nello partner's included."""
+        """The seat's view (RULES.md 4): nothing of another hand, the Nello partner's included, nor
+        of the 88 kitty and discards unless the seat is the bid winner."""
         to_act = -1 if self.phase == DONE else self.to_act
+        discards = self.discards
+        if discards:
+            discards = tuple(discards) if seat == self.bidder else (-1,) * len(discards)
+        else:
+            discards = ()
         # Positional, in Texas42View's field order: keywords cost several times more per step.
         return Texas42View(
             self.config,  # config
@@ -714,26 +985,12 @@ class Texas42Game:
             tuple(self.played_by),  # played_by
             tuple(self.voids),  # voids
             (self.points[0], self.points[1]),  # points
-            (self.marks[0], self.marks[1]),  # marks
+            tuple(self.marks),  # marks
             self.legal_mask() if seat == to_act else 0,  # legal_mask
             tuple(self.hands) if self.config.open_hands else None,  # hands
+            discards,  # discards
         )
 
 
-def _trick_text(trick: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> str:
-    return " ".join(f"{seat}:{TILES.name(t)}" for seat, t in trick)
-
-
-def _action_texts() -> tuple[str, ...]:
-    texts = ["pass"]
-    texts += [f"bid {b}" for b in range(MIN_POINT_BID, MAX_POINT_BID + 1)]
-    texts += [f"bid {k}m" for k in range(1, MAX_MARKS + 1)]
-    texts += [f"bid plunge {k}m" for k in range(MIN_PLUNGE, MAX_MARKS + 1)]
-    texts += [f"trump {v}" for v in range(7)] + ["trump doubles", "trump followme", "nello", "sevens"]
-    texts += [f"play {TILES.name(t)}" for t in range(NUM_TILES)]
-    assert len(texts) == NUM_ACTIONS
-    return tuple(texts)
-
-
-ACTION_TEXT = _action_texts()
-_TEXT_ACTION = {text: a for a, text in enumerate(ACTION_TEXT) if a < PLAY}
+def _trick_text(v: Variant, trick: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> str:
+    return " ".join(f"{seat}:{v.names[t]}" for seat, t in trick)

@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from domino_env.encoders.line_compact import scaled
-from domino_env.encoders.texas42_compact import SEATS, compact_slots, slot_slices, suits_in_force
+from domino_env.encoders.texas42 import SEATS
+from domino_env.encoders.texas42_compact import compact_slots, slot_slices, suits_in_force
 from domino_env.rewards import TEXAS42_REWARDS as REWARDS
 from domino_env.rules.texas42 import (
     BID,
@@ -85,6 +86,12 @@ class VectorTexas42Game:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
         self.config = cfg = Texas42Config.make(preset, **options)
+        if cfg.num_players != SEATS:
+            raise ValueError(
+                f"VectorTexas42Game plays four-player 42 only (preset 'standard' or 'n42pa', num_players=4); "
+                f"got preset={preset!r}, num_players={cfg.num_players}: use texas42_v0.env for three-player "
+                "42 and Texas 88"
+            )
         self.reward = reward
         self.num_envs, self.num_players, self.num_actions = num_envs, SEATS, NUM_ACTIONS
         self.slots = compact_slots(cfg)

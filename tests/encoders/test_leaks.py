@@ -19,6 +19,7 @@ import pytest
 from domino_env.beliefs import rebuild, sample_consistent_deal
 from domino_env.encoders.base import available_encoders
 from domino_env.encoders.line import DefaultLineEncoder
+from domino_env.encoders.texas42 import DefaultTexas42Encoder
 from domino_env.envs.base import DominoAECEnv
 from domino_env.envs.dominoes_v0 import raw_env as line_env
 from domino_env.envs.texas42_v0 import raw_env as texas42_env
@@ -38,6 +39,11 @@ TEXAS42_VARIANTS = [
     {"nello": "high", "plunge": True, "sevens": True, "forced_bid": True, "follow_me_doubles": "own_suit",
      "stop_when_decided": False, "episode": "game"},
     {"preset": "n42pa"},
+    {"num_players": 3},
+    {"num_players": 3, "nello": "low", "sevens": True, "forced_bid": True, "stop_when_decided": False,
+     "episode": "game"},
+    {"preset": "texas88"},  # the kitty, and the bid winner's discards for every other seat
+    {"preset": "texas88", "stop_when_decided": False, "episode": "game", "open_hands": True},
 ]
 # Every registered encoder of each game, so a new encoder is covered without touching this file.
 CASES = [
@@ -88,7 +94,9 @@ def leaks(make_env: Callable[[], DominoAECEnv], seed: int, positions: int, resam
 
 @pytest.mark.parametrize("make_env", CASES)
 def test_no_encoder_leaks(make_env: Callable[[], DominoAECEnv]) -> None:
-    assert leaks(make_env, seed=1, positions=12, resamples=3) == []
+    # Texas 88: fewer positions, as a 56-tile consistent deal takes the sampler about 2 s to draw.
+    positions, resamples = (4, 2) if make_env.keywords.get("preset") == "texas88" else (12, 3)
+    assert leaks(make_env, seed=1, positions=positions, resamples=resamples) == []
 
 
 @pytest.mark.benchmark
@@ -108,6 +116,30 @@ class PeekingEncoder(DefaultLineEncoder):
         next_hand = self.env.game.hands[(view.seat + 1) % view.config.num_players]
         peek = np.array([next_hand >> t & 1 for t in range(view.config.tiles.num_tiles)], np.float32)
         return np.concatenate([super().encode(view), peek])
+
+
+class KittyPeekingEncoder(DefaultTexas42Encoder):
+    """Leaks on purpose: the default Texas 88 observation plus the kitty, then the discards."""
+
+    def __init__(self, env: DominoAECEnv):
+        super().__init__()
+        self.env = env
+
+    def encode(self, view) -> np.ndarray:  # noqa: ANN001
+        game = self.env.game
+        hidden = game.kitty | sum(1 << t for t in game.discards)
+        peek = np.array([hidden >> t & 1 for t in range(game.variant.num_tiles)], np.float32)
+        return np.concatenate([super().encode(view), peek])
+
+
+def test_harness_catches_an_encoder_that_shows_the_88_kitty_or_discards() -> None:
+    def make() -> DominoAECEnv:
+        env = texas42_env(preset="texas88")
+        env.encoder = KittyPeekingEncoder(env)
+        return env
+
+    found = leaks(make, seed=1, positions=3, resamples=1)
+    assert found and all("observation differs" in line for line in found)
 
 
 def test_harness_catches_a_leaking_encoder() -> None:
