@@ -47,7 +47,18 @@ class GameConfig:
     """keyword options of the game (RULES.md 2.1 / 3.1), passed unchanged to the engine"""
     backend: str = _field("auto", choices=("auto", "vector", "fallback"))
     """``vector``: the batched engine; ``fallback``: N single-game PettingZoo envs behind the same
-    API (slow, for games the batched engine lacks); ``auto``: vector when it is installed"""
+    API (slow, for games the batched engine lacks); ``auto``: vector when it is installed and plays
+    the game (Texas 88 falls back)"""
+
+
+def texas42_players(options: dict) -> int:
+    """Seats of a Texas 42 game from its options: 6 in Texas 88, else ``num_players`` (default 4)."""
+    return 6 if options.get("preset") == "texas88" else options.get("num_players", 4)
+
+
+def batched_engine_fits(game: GameConfig) -> bool:
+    """Whether ``domino_env.vector`` plays ``game`` (its Texas 42 engine is four-player only)."""
+    return game.name != "texas42" or texas42_players(game.options) == 4
 
 
 @dataclass
@@ -260,6 +271,14 @@ def _validate(config: Config) -> None:
             raise ConfigError(
                 f"harness_opponents: unknown bot {spec!r} for {config.game.name}; known: {bots}"
             )
+    if config.game.name == "texas42":
+        if texas42_players(config.game.options) == 3:
+            raise ConfigError("game.options: three-player 42 cannot be trained: its sides change every hand "
+                              "(the bidder alone against the other two) and the trainer's sides are fixed; "
+                              "train four-player 42 or Texas 88 (preset: texas88)")
+        if config.game.backend == "vector" and not batched_engine_fits(config.game):
+            raise ConfigError("game.backend: the batched Texas 42 engine is four-player only; use auto or "
+                              "fallback for Texas 88")
     if config.pool.latest_prob < 1.0 and not config.pool.scripted and config.pool.max_snapshots == 0:
         raise ConfigError("pool: no opponents (scripted empty and max_snapshots 0) but latest_prob < 1")
 

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from training.config import GameConfig
+from training.config import GameConfig, batched_engine_fits
 from training.pool import LATEST
 
 
@@ -59,7 +59,7 @@ def game_factory(game: GameConfig) -> GameFactory:
     """The batched engine for ``game`` (or, failing that, the single-game fallback)."""
     vector_module, vector_class, env_module = ENGINES[game.name]
     options = dict(game.options)
-    if game.backend != "fallback":
+    if game.backend == "vector" or (game.backend == "auto" and batched_engine_fits(game)):
         try:
             cls = getattr(importlib.import_module(vector_module), vector_class)
         except ImportError:
