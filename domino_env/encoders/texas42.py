@@ -241,11 +241,19 @@ class DefaultTexas42Encoder(PlannedEncoder):
         out = np.empty(plan.size, dtype=np.float32)
         out[:num_bits] = unpacked
         me = view.seat
-        mine = int(me != view.bidder) if plan.lone_bidder else me % 2  # my points side (view.points)
         target, per_hand, marks, points = plan.target, plan.points_per_hand, view.marks, view.points
-        scaled = [points[mine] / per_hand, points[1 - mine] / per_hand]
-        scaled += [min(marks[k], target) / target for k in plan.mark_sides[me]]
-        out[num_bits:] = scaled
+        if plan.lone_bidder:  # three players: points by side (bidder / opponents), marks by player
+            mine = int(me != view.bidder)
+            out[num_bits:] = [points[mine] / per_hand, points[1 - mine] / per_hand,
+                              *(min(marks[k], target) / target for k in plan.mark_sides[me])]
+            return out
+        mine, theirs = me & 1, 1 - (me & 1)  # two teams: a tuple, the cheapest fill per step
+        out[num_bits:] = (
+            points[mine] / per_hand,
+            points[theirs] / per_hand,
+            min(marks[mine], target) / target,
+            min(marks[theirs], target) / target,
+        )
         return out
 
 

@@ -960,10 +960,7 @@ class Texas42Game:
         of the 88 kitty and discards unless the seat is the bid winner."""
         to_act = -1 if self.phase == DONE else self.to_act
         discards = self.discards
-        if discards:
-            discards = tuple(discards) if seat == self.bidder else (-1,) * len(discards)
-        else:
-            discards = ()
+        discards = (tuple(discards) if seat == self.bidder else (-1,) * len(discards)) if discards else ()
         # Positional, in Texas42View's field order: keywords cost several times more per step.
         return Texas42View(
             self.config,  # config
