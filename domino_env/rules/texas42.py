@@ -126,6 +126,7 @@ class Variant:
         self.trick_value = 2 if texas88 else 1
         self.points_per_hand = sum(self.count) + self.trick_value * self.num_tricks  # 42, 44, 88
         self.lone_bidder = num_players == 3  # the bidder alone against the other two
+        self.team_sides = tuple(s % 2 for s in range(num_players))  # the sides with teams
         self.num_sides = 3 if self.lone_bidder else 2  # who holds marks: players, or two teams
         self.partner_offset = 2 if num_players == 4 else 0  # the partner (Plunge, Nello): 42 only
         # Point bids: 30..41 (42), 30..43 (three players), 60, 62, ..., 86 (88).
@@ -216,7 +217,7 @@ class Variant:
         bidder and 1 for the two opponents (every seat 1 before a bid is won)."""
         if self.lone_bidder:
             return tuple(int(s != bidder) for s in range(self.num_players))
-        return tuple(s % 2 for s in range(self.num_players))
+        return self.team_sides
 
     # ----- schemes -------------------------------------------------------------------------------
     def _scheme(self, trump: int | None, doubles: str) -> Scheme:
