@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from texas42_moves import legal_texts, play
 
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.texas42 import (
@@ -36,16 +37,6 @@ def new_game(hands: list[list[str]] = DEAL_X, shaker: int = 3, **options) -> Tex
     """Shaker 3 by default, so seat 0 bids first."""
     config = Texas42Config.make(**options)
     return Texas42Game(config, np.random.default_rng(0), deal={"hands": hands, "shaker": shaker})
-
-
-def play(game: Texas42Game, *moves: str) -> Texas42Game:
-    for move in moves:
-        game.apply(game.action_from_text(move))
-    return game
-
-
-def legal_texts(game: Texas42Game) -> set[str]:
-    return {game.action_to_text(a) for a in game.legal_actions()}
 
 
 def tiles(*names: str) -> set[str]:

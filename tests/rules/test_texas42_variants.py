@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from texas42_moves import legal_texts, play
 
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.texas42 import DECLARE, DISCARD_PHASE, DONE, PLAY_PHASE, Texas42Config, Texas42Game
@@ -35,16 +36,6 @@ def three(hands: list[list[str]] = DEAL_3, shaker: int = 2, **options) -> Texas4
 def eighty_eight(hands: list[list[str]] = DEAL_88, kitty: list[str] = KITTY_88, **options) -> Texas42Game:
     config = Texas42Config.make("texas88", **options)
     return Texas42Game(config, np.random.default_rng(0), deal={"hands": hands, "kitty": kitty, "shaker": 5})
-
-
-def play(game: Texas42Game, *moves: str) -> Texas42Game:
-    for move in moves:
-        game.apply(game.action_from_text(move))
-    return game
-
-
-def legal_texts(game: Texas42Game) -> set[str]:
-    return {game.action_to_text(a) for a in game.legal_actions()}
 
 
 def play_lowest(game: Texas42Game) -> Texas42Game:
