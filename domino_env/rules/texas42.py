@@ -167,10 +167,6 @@ class Variant:
         self._text_action = {text: a for a, text in enumerate(self.action_text) if a < self.play}
 
     # ----- tiles ---------------------------------------------------------------------------------
-    def tile_name(self, t: int) -> str:
-        """Text of tile id ``t``, higher half first; the second 88 copy carries a prime (``6-4'``)."""
-        return self.names[t]
-
     def tile_names(self, mask: int) -> list[str]:
         return [self.names[t] for t in iter_bits(mask)]
 
@@ -312,8 +308,6 @@ NUM_TILES = FOUR.num_tiles  # 28
 HAND_SIZE = FOUR.hand_size  # 7
 POINTS_PER_HAND = FOUR.points_per_hand  # 42
 PASS = 0
-BID_POINTS = 1  # 30 + i -> BID_POINTS + i
-MIN_POINT_BID, MAX_POINT_BID = FOUR.point_bids[0], FOUR.point_bids[-1]  # 30, 41
 BID_MARKS = FOUR.bid_marks_at  # 13: k marks -> BID_MARKS + k - 1
 BID_PLUNGE = FOUR.bid_plunge  # 20: plunge k marks -> BID_PLUNGE + k - MIN_PLUNGE
 TRUMP = FOUR.trump  # 24: trump v -> TRUMP + v
@@ -329,7 +323,6 @@ BIDS_OVER = FOUR.bids_over  # legal-bid bit sets by the highest bid so far (shar
 PLUNGES_OVER = FOUR.plunges_over
 SEVENS_MASKS = FOUR.sevens_masks
 SEVENS_POWER = FOUR.sevens_power
-ACTION_TEXT = FOUR.action_text
 bid_value = FOUR.bid_value
 bid_marks = FOUR.bid_marks
 
