@@ -123,6 +123,7 @@ class BatchedTexas42Heuristic:
         self.config = VectorTexas42Game(1, **options).config  # the engine's own reading of the options
         self.lay = texas42_compact.slot_slices(self.config)
         self.bot = HeuristicTexas42Agent()
+        self.rng = np.random.default_rng(0)  # the heuristic draws nothing; act() takes a generator
 
     def __call__(self, obs: torch.Tensor, mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
         bits = obs.cpu().numpy() > 0.5  # only 0/1 slots are read
@@ -133,21 +134,18 @@ class BatchedTexas42Heuristic:
             packed = np.packbits(columns, axis=1, bitorder="little")
             return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
-        def seat_or_none(name: str) -> np.ndarray:
-            """One-hot relative seat slot -> its seat, -1 where no seat is marked."""
+        def marked(name: str, offset: int = 0) -> list[int]:
+            """One-hot slot -> the marked category + ``offset``, -1 where none is marked."""
             one_hot = bits[:, lay[name]]
-            return np.where(one_hot.any(1), one_hot.argmax(1), -1)
+            return np.where(one_hot.any(1), one_hot.argmax(1) + offset, -1).tolist()
 
         hands, played = as_ints(bits[:, lay["hand"]]), as_ints(bits[:, lay["played"]])
         legal = as_ints(mask.cpu().numpy().astype(bool))
         phases = bits[:, lay["phase"]].argmax(1).tolist()
-        declared = bits[:, lay["declaration"]]
-        declarations = np.where(declared.any(1), declared.argmax(1) + TRUMP, -1).tolist()
-        bidders, sitting_out = seat_or_none("bidder").tolist(), seat_or_none("sitting_out").tolist()
-        leaders = seat_or_none("trick_leader").tolist()
+        declarations = marked("declaration", TRUMP)  # declaration action ids
+        bidders, sitting_out, leaders = marked("bidder"), marked("sitting_out"), marked("trick_leader")
         trick_bits = bits[:, lay["trick"]].reshape(len(bits), 4, -1)
         in_trick, trick_tiles = trick_bits.any(2).tolist(), trick_bits.argmax(2).tolist()
-        rng = np.random.default_rng(0)  # the heuristic draws nothing; act() takes a generator
         actions = []
         for i in range(len(bits)):
             order = [(leaders[i] + k) % 4 for k in range(4)]
@@ -157,7 +155,7 @@ class BatchedTexas42Heuristic:
                 self.config, 0, phases[i], 0, hands[i], (), -1, (), bidders[i], -1, -1, declarations[i],
                 sitting_out[i], trick, (), (), (played[i], 0, 0, 0), (), (0, 0), (0, 0), legal[i],
             )
-            actions.append(self.bot.act(view, rng))
+            actions.append(self.bot.act(view, self.rng))
         return torch.tensor(actions, dtype=torch.long, device=obs.device)
 
 
