@@ -32,9 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from domino_env.bots.base import Agent, canonical_game, make_bot
-from domino_env.rules.line import LineConfig, LineGame
-from domino_env.rules.texas42 import Texas42Config, Texas42Game
+from domino_env.bots.base import Agent, make_bot
+from domino_env.games import Game, get_game
 
 Z95 = 1.959963984540054
 
@@ -76,17 +75,15 @@ class GameSetup:
     match: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "game", canonical_game(self.game))
-        _ = self.config  # validate the options now, not in a worker
+        _ = self.config  # validate the game and its options now, not in a worker
 
     @property
-    def config(self) -> LineConfig | Texas42Config:
-        if self.game == "dominoes":
-            options = dict(self.options)
-            if not self.match:
-                options["target_score"] = None
-            return LineConfig(**options)
-        return Texas42Config.make(**self.options, episode="game" if self.match else "hand")
+    def record(self) -> Game:
+        return get_game(self.game)
+
+    @property
+    def config(self) -> Any:
+        return self.record.episode_config(self.options, self.match)
 
     @property
     def num_players(self) -> int:
@@ -99,24 +96,13 @@ class GameSetup:
     def side_of(self, seat: int) -> int:
         return self.config.side_of(seat)
 
-    def new_engine(self, rng: np.random.Generator) -> LineGame | Texas42Game:
-        return LineGame(self.config, rng) if self.game == "dominoes" else Texas42Game(self.config, rng)
+    def new_engine(self, rng: np.random.Generator) -> Any:
+        return self.record.new_engine(self.config, rng)
 
-    def outcome(self, engine: LineGame | Texas42Game) -> tuple[list[float], int, int | None]:
+    def outcome(self, engine: Any) -> tuple[list[float], int, int | None]:
         """Per-side points (line games) or marks (42), rounds/hands scored, winning side or None."""
-        seats = range(self.num_players)
-        if self.game == "dominoes":
-            first_seat = {self.side_of(s): s for s in reversed(seats)}
-            scores = [engine.scores[first_seat[k]] for k in range(self.num_sides)]
-            rounds = len(engine.results)
-            if self.match:
-                winner = max(range(self.num_sides), key=scores.__getitem__)
-            else:
-                winners = engine.results[-1].winners
-                winner = self.side_of(winners[0]) if winners else None
-            return [float(x) for x in scores], rounds, winner
-        marks = list(engine.marks)
-        return [float(x) for x in marks], engine.hands_scored, max(range(len(marks)), key=marks.__getitem__)
+        result = self.record.outcome(engine, self.match)
+        return result.side_scores, result.rounds, result.winner
 
 
 def lineups(num_agents: int, num_sides: int) -> list[tuple[int, ...]]:
@@ -129,7 +115,7 @@ def lineups(num_agents: int, num_sides: int) -> list[tuple[int, ...]]:
 
 
 def play_game(setup: GameSetup, agents: Sequence[Agent], rng: np.random.Generator,
-              agent_rngs: Sequence[np.random.Generator]) -> LineGame | Texas42Game:
+              agent_rngs: Sequence[np.random.Generator]) -> Any:
     """One episode with ``agents[seat]`` acting on its own view; returns the finished engine."""
     engine = setup.new_engine(rng)
     while not engine.is_terminal:
@@ -221,7 +207,7 @@ class EvaluationResult:
         }, indent=1)
 
     def to_markdown(self) -> str:
-        unit = ("marks per hand" if self.setup.game == "texas42" else "points per round")
+        unit = self.setup.record.score_unit
         win = "match win rate" if self.setup.match else "win rate"
         rows = [
             f"| agent | margin ({unit}) | {unit} | {win} | OpenSkill ordinal | groups |",

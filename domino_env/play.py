@@ -22,11 +22,12 @@ from typing import Any, TextIO
 import numpy as np
 
 from domino_env.bots import Agent, available_bots, make_bot
-from domino_env.rules.line import VARIANTS, LineConfig, LineGame
-from domino_env.rules.texas42 import Texas42Config, Texas42Game
+from domino_env.games import get_game
+from domino_env.rules.line import VARIANTS, LineGame
+from domino_env.rules.texas42 import Texas42Game
 
 GAMES = (*VARIANTS, "texas42")
-DEFAULT_BOT = {"dominoes": "greedy", "texas42": "heuristic"}
+"""What ``--game`` takes: a line-game variant (game ``dominoes``) or ``texas42``."""
 BOARDPAN_TURN_SECONDS = 60.0
 
 # read_line(timeout_seconds or None) -> the line, or None when the time ran out; EOFError when
@@ -108,12 +109,12 @@ def build_setup(
         if target is not None:
             options["target_marks"] = target
         options["episode"] = "hand" if one_round else options.get("episode", "game")
-        config = Texas42Config.make(preset or "standard", **options)
+        record = get_game("texas42")
+        config = record.config(preset=preset or "standard", **options)
         if config.num_players != 4:
             raise ValueError(f"the terminal front end plays four-player 42 only, not {config.variant.name}: "
                              "play three-player 42 and Texas 88 through texas42_v0.env")
-        engine: LineGame | Texas42Game = Texas42Game(config, rng)
-        family, turn_seconds = "texas42", 0.0
+        turn_seconds = 0.0
     elif game in VARIANTS:
         players = 4 if teams and players is None else players or 2
         if teams and players != 4:
@@ -121,27 +122,22 @@ def build_setup(
                              f"not {players}: use --players 4")
         if target is not None:
             options["target_score"] = target
-        if one_round:
-            options["target_score"] = None
-        try:
-            config = LineConfig(variant=game, num_players=players, teams=teams, preset=preset or "pagat",
-                                **options)
-        except TypeError as err:  # an unknown option name
-            known = ", ".join(LineConfig.__dataclass_fields__)
-            raise ValueError(f"{err}; line-game options: {known}") from None
-        engine = LineGame(config, rng)
-        family = "dominoes"
+        options["episode"] = "round" if one_round else "match"
+        record = get_game("dominoes")
+        config = record.config(variant=game, num_players=players, teams=teams, preset=preset or "pagat",
+                               **options)
         if turn_seconds is None:
             turn_seconds = BOARDPAN_TURN_SECONDS if config.preset == "boardpan" else 0.0
     else:
         raise ValueError(f"game must be one of {GAMES}, got {game!r}")
     if turn_seconds < 0:
         raise ValueError(f"--turn-seconds must be 0 (off) or positive, got {turn_seconds}")
+    engine = record.new_engine(config, rng)
     n = engine.num_players
     if not humans or len(set(humans)) != len(humans) or not all(0 <= s < n for s in humans):
         raise ValueError(f"people sit on distinct seats among 0..{n - 1}, got {list(humans)}")
     bot_seats = [s for s in range(n) if s not in humans]
-    names = list(bots) or [DEFAULT_BOT[family]]
+    names = list(bots) or [record.default_bot]
     if len(names) == 1:
         names *= len(bot_seats)
     if len(names) != len(bot_seats):
@@ -153,7 +149,7 @@ def build_setup(
     for seat, label in zip(humans, labels, strict=True):
         seat_names[seat] = f"seat {seat} ({label})"
     for seat, spec in zip(bot_seats, names, strict=True):
-        agents[seat] = make_bot_spec(family, spec)
+        agents[seat] = make_bot_spec(record.name, spec)
         seat_names[seat] = f"seat {seat} ({spec.split(':')[0]})"
     return Setup(engine, tuple(agents), tuple(seat_names), float(turn_seconds),
                  np.random.default_rng(bot_seed))

@@ -26,6 +26,7 @@ class PolicyAgent:
         self.model = model.to(device).eval()
         self.config = config
         self.observation_encoder = observation_encoder  # None for checkpoints older than the field
+        self.num_actions = model.num_actions
         self.greedy = greedy
         self.device = torch.device(device)
         self._generator = torch.Generator(device=self.device).manual_seed(seed)

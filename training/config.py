@@ -20,10 +20,8 @@ from typing import Any
 
 import yaml
 
-SCRIPTED_OPPONENTS = {"dominoes": ("random", "greedy"), "texas42": ("random", "heuristic")}
-"""Per game, the pool's scripted opponents: those that act from (observation, mask) alone
-(``training.scripted``: the batched API exposes no seat views, so each is computed from the compact
-observation)."""
+from domino_env.games import Game, available_games, get_game
+from training.scripted import scripted_opponents
 
 
 class ConfigError(ValueError):
@@ -41,24 +39,29 @@ def _field(default: Any, *, ge: float | None = None, gt: float | None = None, le
 
 @dataclass
 class GameConfig:
-    name: str = _field("dominoes", choices=("dominoes", "texas42"))
-    """which game: ``dominoes`` (Block/Draw line games) or ``texas42``"""
+    name: str = _field("dominoes", choices=tuple(available_games()))
+    """which game (``domino_env.games``): ``dominoes`` (Block/Draw line games) or ``texas42``"""
     options: dict = _field({})
-    """keyword options of the game (RULES.md 2.1 / 3.1), passed unchanged to the engine"""
+    """keyword options of the game (RULES.md 2.1 / 3.1, ``episode``, ``reward``), passed unchanged to
+    the engine; checked when the config loads"""
     backend: str = _field("auto", choices=("auto", "vector", "fallback"))
     """``vector``: the batched engine; ``fallback``: N single-game PettingZoo envs behind the same
     API (slow, for games the batched engine lacks); ``auto``: vector when it is installed and plays
     the game (Texas 88 falls back)"""
 
+    @property
+    def record(self) -> Game:
+        """The game's registry record."""
+        return get_game(self.name)
 
-def texas42_players(options: dict) -> int:
-    """Seats of a Texas 42 game from its options: 6 in Texas 88, else ``num_players`` (default 4)."""
-    return 6 if options.get("preset") == "texas88" else options.get("num_players", 4)
+    @property
+    def rules(self) -> Any:
+        """The rules config of ``options`` (raises ``ValueError`` when they are not valid)."""
+        return self.record.config(**self.options)
 
-
-def batched_engine_fits(game: GameConfig) -> bool:
-    """Whether ``domino_env.vector`` plays ``game`` (its Texas 42 engine is four-player only)."""
-    return game.name != "texas42" or texas42_players(game.options) == 4
+    def vector_class(self) -> type | None:
+        """The batched engine that plays this game, if any (its Texas 42 engine is four-player only)."""
+        return self.record.vector_class(self.rules)
 
 
 @dataclass
@@ -168,7 +171,7 @@ class Config:
     """duplicate deals per harness evaluation and opponent"""
     harness_opponents: list = _field([])
     """bots the harness evaluation plays (``make_bot`` specs such as ``search:budget=20``); empty:
-    ``greedy`` for line games, ``heuristic`` for Texas 42"""
+    the game's ``default_bot`` (``greedy`` for line games, ``heuristic`` for Texas 42)"""
     harness_workers: int = _field(1, ge=1)
     """processes for the harness evaluation (1: in the training process)"""
     checkpoint_interval: int = _field(10, ge=1)
@@ -251,7 +254,11 @@ def _validate(config: Config) -> None:
     sizes = config.network.hidden_sizes
     if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
         raise ConfigError(f"network.hidden_sizes: expected a non-empty list of positive ints, got {sizes!r}")
-    known = SCRIPTED_OPPONENTS[config.game.name]
+    try:
+        rules = config.game.rules
+    except (TypeError, ValueError) as err:
+        raise ConfigError(f"game.options: {err}") from None
+    known = scripted_opponents(config.game.name)
     for name in config.pool.scripted:
         if name not in known:
             raise ConfigError(
@@ -271,14 +278,12 @@ def _validate(config: Config) -> None:
             raise ConfigError(
                 f"harness_opponents: unknown bot {spec!r} for {config.game.name}; known: {bots}"
             )
-    if config.game.name == "texas42":
-        if texas42_players(config.game.options) == 3:
-            raise ConfigError("game.options: three-player 42 cannot be trained: its sides change every hand "
-                              "(the bidder alone against the other two) and the trainer's sides are fixed; "
-                              "train four-player 42 or Texas 88 (preset: texas88)")
-        if config.game.backend == "vector" and not batched_engine_fits(config.game):
-            raise ConfigError("game.backend: the batched Texas 42 engine is four-player only; use auto or "
-                              "fallback for Texas 88")
+    refusal = config.game.record.trainable(rules)
+    if refusal:
+        raise ConfigError(f"game.options: {refusal}")
+    if config.game.backend == "vector" and config.game.vector_class() is None:
+        raise ConfigError(f"game.backend: no batched engine plays these {config.game.name} options "
+                          "(the batched Texas 42 engine is four-player only); use auto or fallback")
     if config.pool.latest_prob < 1.0 and not config.pool.scripted and config.pool.max_snapshots == 0:
         raise ConfigError("pool: no opponents (scripted empty and max_snapshots 0) but latest_prob < 1")
 

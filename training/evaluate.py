@@ -22,9 +22,6 @@ from training.networks import ActorCritic
 from training.rollout import OBSERVATION_ENCODER, GameFactory, learner_score
 from training.scripted import random_actions
 
-HARNESS_OPPONENTS = {"dominoes": ("greedy",), "texas42": ("heuristic",)}
-"""Bots the harness evaluation plays against when ``harness_opponents`` is empty."""
-
 
 def win_rate_vs_random(model: ActorCritic, make_game: GameFactory, sides: np.ndarray, num_games: int,
                        seed: int, device: torch.device) -> float:
@@ -67,7 +64,7 @@ def harness_evaluation(model: ActorCritic, config: Config, global_step: int) -> 
         "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
     })
     setup = GameSetup(config.game.name, dict(config.game.options))
-    opponents = config.harness_opponents or HARNESS_OPPONENTS[config.game.name]
+    opponents = config.harness_opponents or [config.game.record.default_bot]
     scalars = {}
     for bot in opponents:
         result = evaluate(setup, [f"learner=checkpoint:path={policy}", bot], config.harness_deals,

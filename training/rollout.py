@@ -8,13 +8,12 @@ between. Partners share team reward because the engines already give partners th
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
 
-from training.config import GameConfig, batched_engine_fits
+from training.config import GameConfig
 from training.pool import LATEST
 
 
@@ -48,30 +47,18 @@ GameFactory = Callable[[int, int], VectorGame]
 """``factory(num_envs, seed)``: a fresh batch of games, all deals drawn from ``seed``."""
 
 
-ENGINES = {
-    "dominoes": ("domino_env.vector.line", "VectorLineGame", "domino_env.dominoes_v0"),
-    "texas42": ("domino_env.vector.texas42", "VectorTexas42Game", "domino_env.texas42_v0"),
-}
-"""Per game: module and class of the batched engine, module of the PettingZoo env (fallback)."""
-
-
 def game_factory(game: GameConfig) -> GameFactory:
     """The batched engine for ``game`` (or, failing that, the single-game fallback)."""
-    vector_module, vector_class, env_module = ENGINES[game.name]
     options = dict(game.options)
-    if game.backend == "vector" or (game.backend == "auto" and batched_engine_fits(game)):
-        try:
-            cls = getattr(importlib.import_module(vector_module), vector_class)
-        except ImportError:
-            if game.backend == "vector":
-                raise
-        else:
+    if game.backend in ("vector", "auto"):
+        cls = game.vector_class()
+        if cls is not None:
             return lambda num_envs, seed: cls(num_envs, seed=seed, **options)
     from domino_env.vector.fallback import FallbackVectorGame
 
-    raw_env = importlib.import_module(env_module).raw_env
+    record = game.record
     return lambda num_envs, seed: FallbackVectorGame(
-        lambda: raw_env(observation_encoder=OBSERVATION_ENCODER, **options), num_envs, seed=seed
+        lambda: record.raw_env(observation_encoder=OBSERVATION_ENCODER, **options), num_envs, seed=seed
     )
 
 
@@ -93,20 +80,12 @@ def hidden_hands(envs: Any, seat: np.ndarray, num_tiles: int) -> np.ndarray:
 
 def num_tiles(game: GameConfig) -> int:
     """Tiles in the set of ``game`` (the width of one hand in ``hidden_hands``)."""
-    if game.name == "texas42":
-        from domino_env.rules.texas42 import NUM_TILES
-
-        return NUM_TILES
-    from domino_env.vector.line import VectorLineGame
-
-    return VectorLineGame(1, **game.options).config.tiles.num_tiles
+    return game.record.num_tiles(game.rules)
 
 
-def seat_sides(game: GameConfig, num_players: int) -> np.ndarray:
-    """Side (team) of every seat: partners 0+2 / 1+3 in Texas 42 and team Block/Draw, else one each."""
-    if game.name == "texas42" or game.options.get("teams", False):
-        return np.arange(num_players) % 2
-    return np.arange(num_players)
+def seat_sides(game: GameConfig) -> np.ndarray:
+    """Side (team) of every seat: partners share a side, else one side per seat."""
+    return np.array(game.record.sides(game.rules))
 
 
 def per_seat_gae(

@@ -26,6 +26,7 @@ cannot play there. The opponents here re-derive their decision from the same pub
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -34,7 +35,9 @@ from domino_env.bots.line import GreedyWeights
 from domino_env.bots.texas42 import HeuristicTexas42Agent
 from domino_env.encoders import line_compact, texas42_compact
 from domino_env.rules.texas42 import TRUMP, Texas42View
-from training.config import GameConfig
+
+if TYPE_CHECKING:
+    from training.config import GameConfig
 
 ScriptedPolicy = Callable[[torch.Tensor, torch.Tensor, torch.Generator], torch.Tensor]
 """``policy(obs (n, obs_dim), mask (n, A) bool, generator) -> actions (n,)``."""
@@ -159,12 +162,23 @@ class BatchedTexas42Heuristic:
         return torch.tensor(actions, dtype=torch.long, device=obs.device)
 
 
+BATCHED_BOTS: dict[tuple[str, str], Callable[[dict], ScriptedPolicy]] = {
+    ("dominoes", "greedy"): BatchedLineGreedy,
+    ("texas42", "heuristic"): BatchedTexas42Heuristic,
+}
+"""``(game, name) -> factory(game options)``: the batched scripted opponents beside ``random``."""
+
+
+def scripted_opponents(game: str) -> list[str]:
+    """The names ``pool.scripted`` and ``imitation.teacher`` accept for ``game``."""
+    return ["random", *(name for g, name in BATCHED_BOTS if g == game)]
+
+
 def make_scripted(name: str, game: GameConfig) -> ScriptedPolicy:
     """The batched policy of scripted opponent ``name`` for ``game`` (names validated by the config)."""
     if name == "random":
         return random_actions
-    if name == "greedy" and game.name == "dominoes":
-        return BatchedLineGreedy(dict(game.options))
-    if name == "heuristic" and game.name == "texas42":
-        return BatchedTexas42Heuristic(dict(game.options))
-    raise ValueError(f"no batched scripted opponent {name!r} for {game.name}")
+    if (game.name, name) not in BATCHED_BOTS:
+        raise ValueError(f"no batched scripted opponent {name!r} for {game.name}; "
+                         f"known: {scripted_opponents(game.name)}")
+    return BATCHED_BOTS[game.name, name](dict(game.options))

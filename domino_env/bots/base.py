@@ -3,23 +3,30 @@
 Every agent, scripted or trained, is an object with ``act(view, rng) -> int``: ``view`` is what the
 acting seat may know (``engine.view(seat)``, RULES.md 4) and ``rng`` the only source of randomness,
 so a game played by agents is reproducible from its seeds and no agent can peek at hidden tiles.
-``make_bot(game, name, **kwargs)`` builds any registered agent by name; the registrations live in
-the game modules (``bots.line``, ``bots.texas42``) and ``bots.checkpoint``.
+``make_bot(game, name, **kwargs)`` builds any registered agent by name. A game's bots register in
+the modules its record names (``domino_env.games``: ``bot_modules``); bots that play every game
+(``random`` here, ``checkpoint`` from the trainer) register for ``ANY_GAME`` and receive the game's
+name. Packages outside ``domino_env`` add bots through the ``domino_env.bots`` entry-point group
+(a module imported on the first lookup): that is how ``training`` provides ``checkpoint`` without
+``domino_env`` importing it.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from functools import cache, partial
+from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from domino_env.games import get_game
 from domino_env.tiles import iter_bits
 
-GAMES = ("dominoes", "texas42")
-_GAME_ALIASES = {"line": "dominoes", "dominoes": "dominoes", "texas42": "texas42"}
-_MODULES = ("domino_env.bots.line", "domino_env.bots.texas42", "domino_env.bots.checkpoint")
+ANY_GAME = "*"
+"""``register_bot(ANY_GAME, name)``: a bot for every game; its factory gets the game name first."""
+ENTRY_POINT_GROUP = "domino_env.bots"
 
 
 @runtime_checkable
@@ -42,40 +49,41 @@ _REGISTRY: dict[tuple[str, str], Callable[..., Agent]] = {}
 
 def register_bot(game: str, name: str) -> Callable[[Callable[..., Agent]], Callable[..., Agent]]:
     """Decorator: make the factory available as ``make_bot(game, name, **kwargs)``."""
+    if game != ANY_GAME:
+        get_game(game)  # a typo fails here, not at the first lookup
 
     def add(factory: Callable[..., Agent]) -> Callable[..., Agent]:
-        _REGISTRY[canonical_game(game), name] = factory
+        _REGISTRY[game, name] = factory
         return factory
 
     return add
 
 
-def canonical_game(game: str) -> str:
-    """``"dominoes"`` (alias ``"line"``) or ``"texas42"``; anything else raises ``ValueError``."""
-    if game not in _GAME_ALIASES:
-        raise ValueError(f"unknown game {game!r}; expected one of {GAMES}")
-    return _GAME_ALIASES[game]
+@cache
+def _load_plugins() -> None:
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        importlib.import_module(entry.value)
 
 
-def _load_all() -> None:
-    for module in _MODULES:
-        importlib.import_module(module)
+def _factories(game: str) -> dict[str, Callable[..., Agent]]:
+    """``name -> factory(**kwargs)`` of every bot of ``game`` (unknown games raise ``ValueError``)."""
+    get_game(game).load_bots()
+    _load_plugins()
+    found = {n: partial(f, game) for (g, n), f in _REGISTRY.items() if g == ANY_GAME}
+    found.update({n: f for (g, n), f in _REGISTRY.items() if g == game})
+    return found
 
 
 def available_bots(game: str) -> list[str]:
-    _load_all()
-    game = canonical_game(game)
-    return sorted(name for g, name in _REGISTRY if g == game)
+    return sorted(_factories(game))
 
 
 def make_bot(game: str, name: str, **kwargs: Any) -> Agent:
     """A fresh agent for ``game`` by registered ``name`` (e.g. ``"greedy"``, ``"search"``)."""
-    _load_all()
-    game = canonical_game(game)
-    if (game, name) not in _REGISTRY:
-        raise ValueError(f"unknown {game} bot {name!r}; available: {available_bots(game)}")
-    return _REGISTRY[game, name](**kwargs)
+    factories = _factories(game)
+    if name not in factories:
+        raise ValueError(f"unknown {game} bot {name!r}; available: {sorted(factories)}")
+    return factories[name](**kwargs)
 
 
-register_bot("dominoes", "random")(RandomAgent)
-register_bot("texas42", "random")(RandomAgent)
+register_bot(ANY_GAME, "random")(lambda game: RandomAgent())

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import gymnasium
 
-from domino_env.wrappers.single_agent import GAMES, SingleAgentEnv, as_agent
+from domino_env.wrappers.single_agent import SingleAgentEnv, as_agent
 
-__all__ = ["ENV_IDS", "GAMES", "SingleAgentEnv", "as_agent"]
+__all__ = ["ENV_IDS", "SingleAgentEnv", "as_agent"]
 
 _ENTRY_POINT = "domino_env.wrappers.single_agent:SingleAgentEnv"
 ENV_IDS: dict[str, dict] = {

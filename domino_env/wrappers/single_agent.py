@@ -21,9 +21,7 @@ import gymnasium
 import numpy as np
 
 from domino_env.bots import Agent, make_bot
-from domino_env.envs import dominoes_v0, texas42_v0
-
-GAMES = {"dominoes": dominoes_v0.raw_env, "texas42": texas42_v0.raw_env}  # also make_bot's game names
+from domino_env.games import get_game
 
 AgentSpec = str | Agent | Callable[[Any, np.random.Generator], int]
 
@@ -79,9 +77,9 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
         **env_options: Any,
     ):
-        if game not in GAMES:
-            raise ValueError(f"game must be one of {sorted(GAMES)}, got {game!r}")
-        self.aec = GAMES[game](illegal_action=illegal_action, render_mode=render_mode, **env_options)
+        self.aec = get_game(game).raw_env(
+            illegal_action=illegal_action, render_mode=render_mode, **env_options
+        )
         n = len(self.aec.possible_agents)
         if not (isinstance(seat, int) and 0 <= seat < n):
             raise ValueError(f"seat must be 0..{n - 1}, got {seat!r}")

@@ -63,7 +63,8 @@ def test_texas42_bots_play_only_legal_moves(options: dict) -> None:
 
 def test_registry_names_and_errors() -> None:
     assert {"random", "greedy", "search", "checkpoint"} <= set(available_bots("dominoes"))
-    assert available_bots("line") == available_bots("dominoes")
+    with pytest.raises(ValueError, match="unknown game 'line'"):  # one name per game, no aliases
+        available_bots("line")
     assert {"random", "heuristic", "search", "checkpoint"} <= set(available_bots("texas42"))
     assert isinstance(make_bot("texas42", "heuristic"), Agent)
     with pytest.raises(ValueError, match="available"):

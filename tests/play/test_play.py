@@ -163,7 +163,7 @@ def test_texas42_through_stdin_with_two_people_on_one_team():
         ({"turn_seconds": -1}, "0 (off) or positive"),
         ({"bots": ["search:budget=0"]}, "cannot build bot 'search:budget=0'"),
         ({"bots": ["search:budget"]}, "options are KEY=VALUE"),
-        ({"options": {"colour": "red"}}, "line-game options: variant, num_players"),
+        ({"options": {"colour": "red"}}, "unknown line-game option(s) ['colour']; known: ['draw_policy'"),
     ],
 )
 def test_bad_setups_are_explained(kwargs, message):

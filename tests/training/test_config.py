@@ -70,11 +70,11 @@ def test_malformed_override_is_refused():
 def test_texas42_variants_pick_a_backend_that_plays_them():
     """Texas 88 trains on the single-game fallback (the batched engine is four-player only); three-player
     42's sides change every hand, which the trainer's fixed sides cannot express."""
-    from training.config import batched_engine_fits
+    from domino_env.vector.texas42 import VectorTexas42Game
 
     texas88 = from_dict({"game": {"name": "texas42", "options": {"preset": "texas88"}}})
-    assert not batched_engine_fits(texas88.game)
-    assert batched_engine_fits(from_dict({"game": {"name": "texas42"}}).game)
+    assert texas88.game.vector_class() is None
+    assert from_dict({"game": {"name": "texas42"}}).game.vector_class() is VectorTexas42Game
     with pytest.raises(ConfigError, match="the batched Texas 42 engine is four-player only"):
         from_dict({"game": {"name": "texas42", "options": {"preset": "texas88"}, "backend": "vector"}})
     with pytest.raises(ConfigError, match="three-player 42 cannot be trained"):

@@ -117,7 +117,7 @@ def test_bad_arguments_are_explained():
         SingleAgentEnv("dominoes", team=True)
     with pytest.raises(ValueError, match="one agent per seat"):
         SingleAgentEnv("dominoes", num_players=3, opponents=["random"])
-    with pytest.raises(ValueError, match="game must be one of"):
+    with pytest.raises(ValueError, match="unknown game .chess.; known games"):
         SingleAgentEnv("chess")
 
 

@@ -1,0 +1,263 @@
+"""The game registry: one record per game, read by every piece that needs to know about games.
+
+A ``Game`` says everything the rest of the package asks about a game: how its options become the
+rules engine's config, the engine, the PettingZoo module and id, the encoders and bots (as module
+paths, imported on first use), the batched engine and which configs it plays, the scoring sides of
+the seats, the number of tiles, and how an episode's outcome is read off a finished engine.
+Evaluation, training, the play front end, the wrappers and the encoders look the record up by name
+(``get_game("texas42")``) or by config (``game_of_config(config)``) instead of testing strings.
+
+Adding a game: write its rules engine (``rules/``), encoders (``encoders/``), bots (``bots/``) and
+PettingZoo module, then ``register_game`` one record here; the generic test suite
+(``tests/test_registry_suite.py``) runs every registered game through the same checks. See
+docs/architecture.md for the checklist.
+
+This module imports only the pure rules engines; everything else is named by module path.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from domino_env.rewards import EPISODES, REWARDS, TEXAS42_REWARDS
+from domino_env.rules.line import LineConfig, LineGame
+from domino_env.rules.texas42 import Texas42Config, Texas42Game
+
+
+def _import(path: str) -> Any:
+    """``"package.module:attribute"`` -> the attribute; ``"package.module"`` -> the module."""
+    module, _, attribute = path.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How an episode ended, per scoring side: points (line games) or marks (42), rounds or hands
+    scored, and the winning side (``None``: nobody won, e.g. a blocked round with equal counts)."""
+
+    side_scores: list[float]
+    rounds: int
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the package needs to know about one game (module docstring)."""
+
+    name: str
+    """the one name of the game: ``make_bot(name, ...)``, ``get_encoder(name, ...)``, configs"""
+    title: str
+    config_from_options: Callable[[Mapping[str, Any]], Any]
+    """game options (rules, ``episode``, ``reward``: what the env and the batched engine take
+    besides their adapter options) -> the engine's validated rules config"""
+    config_type: type
+    """the engine's rules config class (``game_of_config`` finds a record by it)"""
+    engine: type
+    """the pure rules engine: ``engine(config, rng, deal=None)``"""
+    num_tiles: Callable[[Any], int]
+    """``num_tiles(config)``: tiles in the set (the width of one hand as a 0/1 vector)"""
+    env_module: str
+    """the PettingZoo entry module (``env()``, ``raw_env()``, ``ENV_ID``)"""
+    env_id: str
+    episodes: tuple[str, str]
+    """the ``episode`` option for one round or hand, and for a whole match or game"""
+    rewards: tuple[str, ...]
+    """the ``reward`` option's choices (the first is the default)"""
+    encoder_modules: tuple[str, ...]
+    """modules whose import registers the game's observation encoders"""
+    bot_modules: tuple[str, ...]
+    """modules whose import registers the game's own bots (``random`` and ``checkpoint`` play every
+    game: ``domino_env.bots.base``)"""
+    default_bot: str
+    """the strongest cheap scripted bot: the default opponent of play, training's harness and docs"""
+    score_unit: str
+    """what one episode's margin is counted in (evaluation tables)"""
+    outcome: Callable[[Any, bool], Outcome]
+    """``outcome(finished_engine, whole_match)``"""
+    vector_engine: str | None = None
+    """``module:Class`` of the batched engine, if any"""
+    vector_plays: Callable[[Any], bool] = lambda config: False
+    """whether the batched engine plays a config (it may cover only some forms of the game)"""
+    trainable: Callable[[Any], str | None] = lambda config: None
+    """why the self-play trainer cannot train a config (``None``: it can)"""
+
+    # ----- rules ----------------------------------------------------------------------------------
+    def config(self, **options: Any) -> Any:
+        """The rules config of these game options (validated; raises ``ValueError``)."""
+        return self.config_from_options(options)
+
+    def episode_config(self, options: Mapping[str, Any], whole_match: bool) -> Any:
+        """The config of ``options`` for one round/hand, or for a whole match/game."""
+        return self.config_from_options({**options, "episode": self.episodes[whole_match]})
+
+    def new_engine(self, config: Any, rng: np.random.Generator, deal: Any = None) -> Any:
+        return self.engine(config, rng, deal=deal)
+
+    @staticmethod
+    def sides(config: Any) -> tuple[int, ...]:
+        """The scoring side of every seat (a team, or the seat itself)."""
+        return tuple(config.side_of(seat) for seat in range(config.num_players))
+
+    # ----- adapters, imported on first use ---------------------------------------------------------
+    def env(self, **kwargs: Any) -> Any:
+        """The PettingZoo AEC env (order-enforcing wrapper) with ``kwargs``."""
+        return _import(self.env_module).env(**kwargs)
+
+    def raw_env(self, **kwargs: Any) -> Any:
+        """The bare PettingZoo AEC env with ``kwargs`` (what trainers use)."""
+        return _import(self.env_module).raw_env(**kwargs)
+
+    def vector_class(self, config: Any) -> type | None:
+        """The batched engine class when it plays ``config``, else ``None``."""
+        if self.vector_engine is None or not self.vector_plays(config):
+            return None
+        return _import(self.vector_engine)
+
+    def load_encoders(self) -> None:
+        for module in self.encoder_modules:
+            importlib.import_module(module)
+
+    def load_bots(self) -> None:
+        for module in self.bot_modules:
+            importlib.import_module(module)
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def register_game(game: Game) -> Game:
+    """Add ``game`` to the registry (a name may be registered once)."""
+    if game.name in _GAMES:
+        raise ValueError(f"game {game.name!r} is already registered")
+    _GAMES[game.name] = game
+    return game
+
+
+def available_games() -> list[str]:
+    return sorted(_GAMES)
+
+
+def get_game(name: str) -> Game:
+    """The record of the game called ``name``; an unknown name raises ``ValueError`` listing the known."""
+    try:
+        return _GAMES[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown game {name!r}; known games: {available_games()}") from None
+
+
+def game_of_config(config: Any) -> Game:
+    """The record of the game whose rules config ``config`` is."""
+    for game in _GAMES.values():
+        if isinstance(config, game.config_type):
+            return game
+    raise ValueError(f"no registered game has a config of type {type(config).__name__}")
+
+
+# ----- the line games (Block and Draw) ----------------------------------------------------------------
+def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+
+
+_LINE_OPTIONS = frozenset(LineConfig.__dataclass_fields__) | {"episode", "reward"}
+
+
+def _line_config(options: Mapping[str, Any]) -> LineConfig:
+    """RULES.md 2.1's options plus ``episode`` (``round``: one round; ``match``: to ``target_score``)."""
+    unknown = set(options) - _LINE_OPTIONS
+    if unknown:
+        raise ValueError(f"unknown line-game option(s) {sorted(unknown)}; known: {sorted(_LINE_OPTIONS)}")
+    rules = dict(options)
+    episode = rules.pop("episode", EPISODES[0])
+    _check_choice("episode", episode, EPISODES)
+    _check_choice("reward", rules.pop("reward", REWARDS[0]), REWARDS)
+    target = rules.pop("target_score", "preset")
+    if episode == "match" and target is None:
+        raise ValueError("a match episode needs a target_score")
+    return LineConfig(**rules, target_score=target if episode == "match" else None)
+
+
+def _line_outcome(engine: LineGame, whole_match: bool) -> Outcome:
+    """Side totals of the match (or of its one round); the winner of the match, or of the round."""
+    config = engine.config
+    first_seat = {config.side_of(s): s for s in reversed(range(config.num_players))}
+    scores = [float(engine.scores[first_seat[k]]) for k in range(config.num_sides)]
+    if whole_match:
+        winner: int | None = max(range(config.num_sides), key=scores.__getitem__)
+    else:
+        winners = engine.results[-1].winners
+        winner = config.side_of(winners[0]) if winners else None
+    return Outcome(scores, len(engine.results), winner)
+
+
+DOMINOES = register_game(Game(
+    name="dominoes",
+    title="Block and Draw dominoes (RULES.md 2)",
+    config_from_options=_line_config,
+    config_type=LineConfig,
+    engine=LineGame,
+    num_tiles=lambda config: config.tiles.num_tiles,
+    env_module="domino_env.dominoes_v0",
+    env_id="domino_env/Dominoes-v0",
+    episodes=("round", "match"),
+    rewards=REWARDS,
+    encoder_modules=("domino_env.encoders.line", "domino_env.encoders.line_compact",
+                     "domino_env.encoders.line_history"),
+    bot_modules=("domino_env.bots.line",),
+    default_bot="greedy",
+    score_unit="points per round",
+    outcome=_line_outcome,
+    vector_engine="domino_env.vector.line:VectorLineGame",
+    vector_plays=lambda config: True,
+))
+
+
+# ----- Texas 42 and its variants -----------------------------------------------------------------------
+def _texas42_config(options: Mapping[str, Any]) -> Texas42Config:
+    """RULES.md 3.1's options (``Texas42Config.make``; ``episode``: ``hand`` or ``game``) plus ``reward``."""
+    rules = dict(options)
+    _check_choice("reward", rules.pop("reward", TEXAS42_REWARDS[0]), TEXAS42_REWARDS)
+    return Texas42Config.make(**rules)
+
+
+def _texas42_outcome(engine: Texas42Game, whole_match: bool) -> Outcome:
+    """Marks per side; the side with the most marks wins (a hand always has a winner)."""
+    marks = [float(m) for m in engine.marks]
+    return Outcome(marks, engine.hands_scored, max(range(len(marks)), key=marks.__getitem__))
+
+
+def _texas42_trainable(config: Texas42Config) -> str | None:
+    if config.num_players == 3:
+        return ("three-player 42 cannot be trained: its sides change every hand (the bidder alone "
+                "against the other two) and the trainer's sides are fixed; train four-player 42 or "
+                "Texas 88 (preset: texas88)")
+    return None
+
+
+TEXAS42 = register_game(Game(
+    name="texas42",
+    title="Texas 42 and its variants (RULES.md 3)",
+    config_from_options=_texas42_config,
+    config_type=Texas42Config,
+    engine=Texas42Game,
+    num_tiles=lambda config: config.variant.num_tiles,
+    env_module="domino_env.texas42_v0",
+    env_id="domino_env/Texas42-v0",
+    episodes=("hand", "game"),
+    rewards=TEXAS42_REWARDS,
+    encoder_modules=("domino_env.encoders.texas42", "domino_env.encoders.texas42_compact",
+                     "domino_env.encoders.texas42_history"),
+    bot_modules=("domino_env.bots.texas42",),
+    default_bot="heuristic",
+    score_unit="marks per hand",
+    outcome=_texas42_outcome,
+    vector_engine="domino_env.vector.texas42:VectorTexas42Game",
+    vector_plays=lambda config: config.num_players == 4,
+    trainable=_texas42_trainable,
+))

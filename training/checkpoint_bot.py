@@ -1,0 +1,40 @@
+"""A trained checkpoint as a bot of every game: ``make_bot(game, "checkpoint", path=...)``.
+
+It lives with the trainer so that ``domino_env`` never imports ``training``; ``domino_env.bots``
+finds it through the ``domino_env.bots`` entry point declared in pyproject.toml. The agent encodes
+its seat's view with the encoder the checkpoint records (``observation_encoder``) and plays
+``training.agent.PolicyAgent`` on it; a checkpoint of another game, or one that does not name its
+encoder, is refused.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from domino_env.bots.base import ANY_GAME, register_bot
+from domino_env.encoders.base import get_encoder
+from training.agent import PolicyAgent
+
+
+class CheckpointAgent:
+    """Plays the most probable legal action of a saved policy (``greedy=False`` samples)."""
+
+    def __init__(self, game: str, path: str | Path, greedy: bool = True):
+        self.policy = PolicyAgent.from_checkpoint(path, greedy=greedy)
+        trained_on = self.policy.config.game.name
+        if trained_on != game:
+            raise ValueError(f"checkpoint {path} was trained on {trained_on!r}, not {game!r}")
+        if not self.policy.observation_encoder:
+            raise ValueError(f"checkpoint {path} does not record its observation encoder "
+                             "(written before the field existed): retrain it")
+        self.encoder = get_encoder(game, self.policy.observation_encoder)
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        obs, mask = self.encoder.encode_with_mask(view, self.policy.num_actions)
+        return int(self.policy.act(obs, mask))
+
+
+register_bot(ANY_GAME, "checkpoint")(CheckpointAgent)
