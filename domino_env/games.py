@@ -80,6 +80,9 @@ class Game:
     """what one episode's margin is counted in (evaluation tables)"""
     outcome: Callable[[Any, bool], Outcome]
     """``outcome(finished_engine, whole_match)``"""
+    examples: tuple[Mapping[str, Any], ...] = ({},)
+    """representative option sets, one per form of the game worth telling apart: the generic test
+    suite (``tests/test_registry_suite.py``) runs every check on each"""
     vector_engine: str | None = None
     """``module:Class`` of the batched engine, if any"""
     vector_plays: Callable[[Any], bool] = lambda config: False
@@ -213,6 +216,13 @@ DOMINOES = register_game(Game(
     default_bot="greedy",
     score_unit="points per round",
     outcome=_line_outcome,
+    examples=(
+        {"variant": "block"},
+        {"variant": "draw", "num_players": 3, "preset": "boardpan"},
+        {"variant": "block", "num_players": 4, "teams": True, "preset": "boardpan", "episode": "match",
+         "target_score": 50},
+        {"variant": "draw", "max_pips": 9, "draw_policy": "when_stuck", "reward": "points"},
+    ),
     vector_engine="domino_env.vector.line:VectorLineGame",
     vector_plays=lambda config: True,
 ))
@@ -257,6 +267,14 @@ TEXAS42 = register_game(Game(
     default_bot="heuristic",
     score_unit="marks per hand",
     outcome=_texas42_outcome,
+    examples=(
+        {},
+        {"preset": "n42pa"},
+        {"nello": "low", "plunge": True, "sevens": True, "forced_bid": True, "follow_me_doubles": "own_suit",
+         "episode": "game", "target_marks": 2, "reward": "marks"},
+        {"num_players": 3},
+        {"preset": "texas88"},
+    ),
     vector_engine="domino_env.vector.texas42:VectorTexas42Game",
     vector_plays=lambda config: config.num_players == 4,
     trainable=_texas42_trainable,
