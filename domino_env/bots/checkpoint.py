@@ -15,8 +15,6 @@ import numpy as np
 from domino_env.bots.base import register_bot
 from domino_env.encoders.base import available_encoders, get_encoder
 
-_ENCODER_GAME = {"dominoes": "line", "texas42": "texas42"}
-
 
 class CheckpointAgent:
     """Plays the most probable legal action of a saved policy (``greedy=False`` samples)."""
@@ -25,7 +23,7 @@ class CheckpointAgent:
         from training.agent import PolicyAgent
 
         self.policy = PolicyAgent.from_checkpoint(path, greedy=greedy)
-        self.encoder_game = _ENCODER_GAME[game]
+        self.encoder_game = game
         self.encoder_name = encoder or self.policy.observation_encoder  # None: an old checkpoint
         self._encoder: Any = None
 
