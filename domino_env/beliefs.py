@@ -98,7 +98,7 @@ def rebuild(view: LineView | Texas42View, deal: Deal, rng: np.random.Generator) 
         discards = iter(deal.pop("discards", ()))  # Texas 88: the discards the view hides
         game = Texas42Game(view.config, rng, deal=deal)
         game.marks = list(view.marks)
-        for _seat, action, _leads in texas42_moves(view):
+        for _seat, action, _leads in t42.hand_moves(view):
             game.apply(action if action >= 0 else game.variant.discard + next(discards))
         return game
     raise TypeError(f"cannot rebuild a game from {type(view).__name__}")
@@ -111,22 +111,6 @@ def _is_over(view: LineView | Texas42View) -> bool:
 def determinize(view: LineView | Texas42View, rng: np.random.Generator) -> LineGame | Texas42Game:
     """A full-information engine drawn from the seat's beliefs: ``rebuild(view, sample(view))``."""
     return rebuild(view, sample_consistent_deal(view, rng), rng)
-
-
-def texas42_moves(view: Texas42View) -> list[tuple[int, int, bool]]:
-    """The current hand's moves so far from the public record of ``view``, in order, as
-    ``(seat, action id, leads a trick)``: the bids from the shaker's left, the Texas 88 discards
-    (action ``-1`` for a discard the seat may not see), the declaration, the plays."""
-    v = view.config.variant
-    n = view.config.num_players
-    order = [(view.shaker + 1 + i) % n for i in range(n)]
-    moves = [(s, view.bids[s], False) for s in order if view.bids[s] >= 0]
-    moves += [(view.bidder, v.discard + t if t >= 0 else -1, False) for t in view.discards]
-    if view.declaration >= 0:
-        moves.append((view.declarer, view.declaration, False))
-    for trick in (*view.tricks, view.trick):
-        moves += [(seat, v.play + tile, i == 0) for i, (seat, tile) in enumerate(trick)]
-    return moves
 
 
 # ----- exact uniform allocation ------------------------------------------------------------------

@@ -71,16 +71,6 @@ class TileSet:
         """Total pips of the tiles in bit set ``mask``."""
         return sum(self.pips[t] for t in iter_bits(mask))
 
-    def mask_from_names(self, names: list[str] | tuple[str, ...]) -> int:
-        """Bit set from tile texts; refuses duplicates."""
-        mask = 0
-        for text in names:
-            t = self.parse(text)
-            if mask >> t & 1:
-                raise ValueError(f"tile {self.name(t)} is listed twice")
-            mask |= 1 << t
-        return mask
-
     def names(self, mask: int) -> list[str]:
         return [self.name(t) for t in iter_bits(mask)]
 

@@ -248,7 +248,7 @@ def encoders_section(seconds: float) -> dict[str, Result]:
     rng = np.random.default_rng(0)
     line_config, texas42_config = LineConfig(target_score=None), Texas42Config()
     games = {
-        "line": (dominoes_v0.raw_env, lambda: LineGame(line_config, rng)),
+        "dominoes": (dominoes_v0.raw_env, lambda: LineGame(line_config, rng)),
         "texas42": (texas42_v0.raw_env, lambda: Texas42Game(texas42_config, rng)),
     }
 

@@ -20,7 +20,7 @@ from domino_env.rules.texas42 import Texas42Config
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "encoders.md"
 CONFIGS = {
-    "line": [
+    "dominoes": [
         ("Block, 2 players, double-six (`dominoes_v0.raw_env()`)", LineConfig(target_score=None)),
         ("Draw, 4 players in teams, boardpan", LineConfig(variant="draw", num_players=4, teams=True,
                                                           preset="boardpan", target_score=None)),

@@ -199,7 +199,7 @@ class Texas42SearchAgent:
       it never overbids its partner. ``bidding="heuristic"`` uses the heuristic's auction.
       Measured (harness, seed 1, 40 hands, budget 32, vs heuristic): heuristic bidding (play-only
       search) +0.03 [-0.12, +0.17] marks per hand; simulated bidding +0.20 [+0.01, +0.39], and
-      at seed 0 over 80 hands +0.15 [+0.02, +0.28] (README "Evaluation"). The
+      at seed 0 over 80 hands +0.15 [+0.02, +0.28] (docs/results.md). The
       former simulated bidder (highest level any trump made in half of 8 worlds, the best of eight
       noisy rates) lost: -0.18 [-0.35, -0.02] at budget 64.
       Limits: the simulation assumes the others play the heuristic; Nello, Sevens, Plunge and bids

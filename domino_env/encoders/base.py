@@ -5,9 +5,10 @@ RULES.md section 4 allows) into one flat ``numpy`` array of a fixed dtype. Its l
 named slots, ``Slot(name, start, length, meaning)``, from which the docs are generated
 (``slot_table_markdown``), so the documentation cannot drift from the code.
 
-Encoders are registered per game under a name: ``get_encoder("line", "default")``. Environments take
-``observation_encoder="default"`` (or any registered name). The encoders of game ``g`` live in, or
-are imported by, the module ``domino_env.encoders.<g>``; the registry imports it on first lookup.
+Encoders are registered per game under a name: ``get_encoder("dominoes", "default")``. Environments
+take ``observation_encoder="default"`` (or any registered name). ``ENCODER_MODULES`` lists, per game,
+the modules whose classes register themselves; the registry imports them on the game's first lookup,
+so no encoder module needs to import its siblings.
 """
 
 from __future__ import annotations
@@ -126,6 +127,11 @@ def mask_to_array(mask: int, num_actions: int) -> np.ndarray:
     return np.unpackbits(raw, count=num_actions, bitorder="little").view(np.int8)
 
 
+def scaled(counts: np.ndarray | int, scale: int) -> np.ndarray:
+    """``counts / scale`` in float32: the one rounding both the reference and the batched engine use."""
+    return np.asarray(counts, dtype=np.float32) / np.float32(scale)
+
+
 def markdown_table(slots: tuple[Slot, ...]) -> str:
     """Slots as a Markdown table (``docs/encoders.md`` is built from these)."""
     rows = ["| slot | start | length | meaning |", "|---|---|---|---|"]
@@ -142,7 +148,22 @@ def layout(parts: list[tuple[str, int, str]]) -> tuple[Slot, ...]:
     return tuple(slots)
 
 
+# The modules that register each game's encoders (``@register_encoder``), imported on first lookup.
+ENCODER_MODULES: dict[str, tuple[str, ...]] = {
+    "dominoes": (
+        "domino_env.encoders.line",
+        "domino_env.encoders.line_compact",
+        "domino_env.encoders.line_history",
+    ),
+    "texas42": (
+        "domino_env.encoders.texas42",
+        "domino_env.encoders.texas42_compact",
+        "domino_env.encoders.texas42_history",
+    ),
+}
+
 _REGISTRY: dict[tuple[str, str], Callable[[], Encoder]] = {}
+_LOADED: set[str] = set()  # games whose ENCODER_MODULES are imported
 
 
 def register_encoder(cls: type[Encoder]) -> type[Encoder]:
@@ -169,9 +190,10 @@ def get_encoder(game: str, name: str) -> Encoder:
 
 
 def _import_game(game: str) -> None:
-    try:
-        importlib.import_module(f"domino_env.encoders.{game}")
-    except ModuleNotFoundError as err:
-        if err.name != f"domino_env.encoders.{game}":
-            raise
-        raise ValueError(f"no encoders for game {game!r}") from err
+    if game in _LOADED:
+        return
+    if game not in ENCODER_MODULES:
+        raise ValueError(f"no encoders for game {game!r}; games: {sorted(ENCODER_MODULES)}")
+    for module in ENCODER_MODULES[game]:
+        importlib.import_module(module)
+    _LOADED.add(game)

@@ -63,7 +63,7 @@ class DefaultLineEncoder(PlannedEncoder):
     """Own hand, the line by who played it, open ends, sizes, passes with their ends, scores, seat."""
 
     name = "default"
-    game = "line"
+    game = "dominoes"
 
     def slots(self, config: LineConfig) -> tuple[Slot, ...]:
         return _slots(config)
@@ -166,7 +166,3 @@ def _starts(cfg: LineConfig) -> dict[str, int]:
 def _size(cfg: LineConfig) -> int:
     last = _slots(cfg)[-1]
     return last.start + last.length
-
-
-# The registry imports this module for game "line"; importing the other line encoders registers them.
-from domino_env.encoders import line_compact, line_history  # noqa: E402, F401

@@ -35,7 +35,7 @@ from functools import cache
 
 import numpy as np
 
-from domino_env.encoders.base import PlannedEncoder, Slot, layout, register_encoder
+from domino_env.encoders.base import PlannedEncoder, Slot, layout, register_encoder, scaled
 from domino_env.rules.line import LineConfig, LineView
 
 
@@ -65,11 +65,6 @@ def compact_slots(config: LineConfig) -> tuple[Slot, ...]:
 def slot_slices(config: LineConfig) -> dict[str, slice]:
     """``name -> slice`` of every compact slot, for code that fills whole slots at once."""
     return {s.name: slice(s.start, s.start + s.length) for s in compact_slots(config)}
-
-
-def scaled(counts: np.ndarray | int, scale: int) -> np.ndarray:
-    """``counts / scale`` in float32: the one rounding both the reference and the batched engine use."""
-    return np.asarray(counts, dtype=np.float32) / np.float32(scale)
 
 
 def known_voids(view: LineView) -> list[int]:
@@ -181,7 +176,7 @@ class LineCompactEncoder(PlannedEncoder):
     """``observation_encoder="compact"`` for the line games: ``encode_compact`` behind the interface."""
 
     name = "compact"
-    game = "line"
+    game = "dominoes"
 
     def slots(self, config: LineConfig) -> tuple[Slot, ...]:
         return compact_slots(config)

@@ -35,7 +35,7 @@ def max_events(config: LineConfig) -> int:
 class LineHistoryEncoder(HistoryEncoder):
     """Every move of the round, oldest first: relative seat, kind, tile and side, the ends before it."""
 
-    game = "line"
+    game = "dominoes"
 
     def token_slots(self, config: LineConfig) -> tuple[Slot, ...]:
         n, numbers = config.num_players, config.max_pips + 1

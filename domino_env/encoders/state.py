@@ -25,7 +25,7 @@ from domino_env.rules.texas42 import BID, Texas42Config, Texas42Game
 
 
 def _game_name(config: LineConfig | Texas42Config) -> str:
-    return "line" if isinstance(config, LineConfig) else "texas42"
+    return "dominoes" if isinstance(config, LineConfig) else "texas42"
 
 
 def _num_tiles(config: LineConfig | Texas42Config) -> int:

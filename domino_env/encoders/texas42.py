@@ -30,7 +30,6 @@ from domino_env.rules.texas42 import (
     Texas42View,
 )
 
-SEATS = 4  # four-player 42 (the batched engine's); the layouts below take the config's
 DECLARATIONS = PLAY - TRUMP  # trump 0-6, doubles, follow-me, Nello, Sevens (every variant)
 
 
@@ -255,7 +254,3 @@ class DefaultTexas42Encoder(PlannedEncoder):
             min(marks[theirs], target) / target,
         )
         return out
-
-
-# The registry imports this module for game "texas42"; importing the other 42 encoders registers them.
-from domino_env.encoders import texas42_compact, texas42_history  # noqa: E402, F401

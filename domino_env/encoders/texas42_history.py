@@ -1,6 +1,6 @@
 """``observation_encoder="history"`` for Texas 42: the hand's moves as padded tokens.
 
-One token per move of the current hand in play order (``beliefs.texas42_moves``): the bids from the
+One token per move of the current hand in play order (``rules.texas42.hand_moves``): the bids from the
 shaker's left, the Texas 88 discards (the tile only for the bid winner: another seat sees that a
 discard happened, not what), the declaration, then every tile played, the first tile of each trick
 flagged. Who won a trick and the points follow from the tiles and the contract, so they are left to
@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from domino_env.beliefs import texas42_moves
 from domino_env.encoders.base import Slot, layout, register_encoder
 from domino_env.encoders.history import HistoryEncoder
 from domino_env.encoders.texas42 import DECLARATIONS, point_bids_text
-from domino_env.rules.texas42 import Texas42Config, Texas42View
+from domino_env.rules.texas42 import Texas42Config, Texas42View, hand_moves
 
 BID, DECLARE, PLAY_KIND, DISCARD_KIND = range(4)
 
@@ -59,7 +58,7 @@ class Texas42HistoryEncoder(HistoryEncoder):
 
     def tokens(self, view: Texas42View, at: dict[str, int]) -> Iterator[list[int]]:
         v, n = view.config.variant, view.config.num_players
-        for seat, action, leads in texas42_moves(view):
+        for seat, action, leads in hand_moves(view):
             token = [0, at["seat"] + (seat - view.seat) % n]
             if action < 0 or action >= v.play + v.num_tiles:  # a discard, its tile when I may see it
                 token.append(at["kind"] + DISCARD_KIND)

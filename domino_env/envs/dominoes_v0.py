@@ -118,7 +118,7 @@ class raw_env(DominoAECEnv):
         )
         self.episode = episode
         self.reward_mode = reward
-        self.encoder = get_encoder("line", observation_encoder)
+        self.encoder = get_encoder("dominoes", observation_encoder)
         self._sides = [self.config.side_of(s) for s in range(num_players)]
         self._rounds_reported = 0
         self._round_infos: list[dict] = [{} for _ in range(num_players)]

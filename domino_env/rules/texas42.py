@@ -53,9 +53,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from domino_env.rules.errors import IllegalActionError
-from domino_env.tiles import iter_bits, tile_set
+from domino_env.tiles import DOUBLE_SIX, iter_bits
 
-DOUBLE_SIX = tile_set(6)
 CANONICAL_TILES = DOUBLE_SIX.num_tiles  # 28
 MAX_MARKS = 7  # mark bids 1m..7m (the seed's ceiling)
 MIN_PLUNGE = 4
@@ -303,6 +302,7 @@ def variant(num_players: int = 4, texas88: bool = False) -> Variant:
 
 # ----- four-player 42: the module constants the batched engine, bots and encoders import --------
 FOUR = variant(4)
+SEATS = FOUR.num_players  # 4
 TILES = DOUBLE_SIX
 NUM_TILES = FOUR.num_tiles  # 28
 HAND_SIZE = FOUR.hand_size  # 7
@@ -985,3 +985,19 @@ class Texas42Game:
 
 def _trick_text(v: Variant, trick: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> str:
     return " ".join(f"{seat}:{v.names[t]}" for seat, t in trick)
+
+
+def hand_moves(view: Texas42View) -> list[tuple[int, int, bool]]:
+    """The current hand's moves so far from the public record of ``view``, in order, as
+    ``(seat, action id, leads a trick)``: the bids from the shaker's left, the Texas 88 discards
+    (action ``-1`` for a discard the seat may not see), the declaration, the plays."""
+    v = view.config.variant
+    n = view.config.num_players
+    order = [(view.shaker + 1 + i) % n for i in range(n)]
+    moves = [(s, view.bids[s], False) for s in order if view.bids[s] >= 0]
+    moves += [(view.bidder, v.discard + t if t >= 0 else -1, False) for t in view.discards]
+    if view.declaration >= 0:
+        moves.append((view.declarer, view.declaration, False))
+    for trick in (*view.tricks, view.trick):
+        moves += [(seat, v.play + tile, i == 0) for i, (seat, tile) in enumerate(trick)]
+    return moves

@@ -19,7 +19,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from domino_env.encoders.line_compact import compact_slots, scaled, slot_slices
+from domino_env.encoders.base import scaled
+from domino_env.encoders.line_compact import compact_slots, slot_slices
 from domino_env.rewards import EPISODES, REWARDS, zero_sum
 from domino_env.rules.line import LineConfig
 from domino_env.tiles import tile_set

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from domino_env.encoders.line_compact import scaled
-from domino_env.encoders.texas42 import SEATS
+from domino_env.encoders.base import scaled
 from domino_env.encoders.texas42_compact import compact_slots, slot_slices, suits_in_force
 from domino_env.rewards import TEXAS42_REWARDS as REWARDS
 from domino_env.rules.texas42 import (
@@ -37,6 +36,7 @@ from domino_env.rules.texas42 import (
     PLAY_PHASE,
     PLUNGES_OVER,
     POINTS_PER_HAND,
+    SEATS,
     SEVENS,
     SEVENS_MASKS,
     SEVENS_POWER,

@@ -1,12 +1,15 @@
-"""Bots: legal moves in every variant, the greedy tips on scripted positions, determinized worlds,
-the exact endgame solvers against plain minimax."""
+"""Bots: the agent contract (a legal int, reproducible from the generator) in every variant, the
+greedy tips on scripted positions, determinized worlds, the exact endgame solvers against plain minimax."""
 
 from __future__ import annotations
+
+import copy
+from typing import Any
 
 import numpy as np
 import pytest
 
-from domino_env.bots import Agent, available_bots, make_bot
+from domino_env.bots import Agent, RandomAgent, available_bots, make_bot
 from domino_env.bots.determinize import sample_world
 from domino_env.bots.line import GreedyLineAgent, about_to_block, line_voids, solvable
 from domino_env.bots.line_solver import LineSolver, margin
@@ -27,38 +30,98 @@ TEXAS_VARIANTS = [{}, {"nello": "high", "sevens": True, "plunge": True, "forced_
 FAST = {"search": {"budget": 8}}
 
 
-def _play_line(options: dict, names: list[str], seed: int) -> LineGame:
-    cfg = LineConfig(target_score=None, **options)
-    game = LineGame(cfg, np.random.default_rng(seed))
-    agents = [make_bot("dominoes", n, **FAST.get(n, {})) for n in names]
-    rng = np.random.default_rng(seed + 1000)
+def scripted_bots(game: str) -> list[Agent]:
+    """Every registered bot of ``game`` but the checkpoint (it needs a file), search on a small
+    budget: a new bot is held to the contract below without touching this file."""
+    names = [name for name in available_bots(game) if name != "checkpoint"]
+    return [make_bot(game, name, **FAST.get(name, {})) for name in names]
+
+
+def checked_act(agent: Agent, game: LineGame | Texas42Game, rng: np.random.Generator) -> int:
+    """``agent``'s move at ``game``'s position, held to the agent contract before anything is applied
+    (``apply`` checks legality only): a Python ``int`` (a numpy integer or a bool is read differently
+    by the two engines), one of ``game.legal_actions()``, and the same move again from the same
+    generator state (the generator is an agent's only source of randomness)."""
+    view = game.view(game.current_player)
+    replay = copy.deepcopy(rng)
+    action = agent.act(view, rng)
+    name = type(agent).__name__
+    assert type(action) is int, f"{name} returned {action!r} of type {type(action).__name__}, not int"
+    legal = game.legal_actions()
+    assert action in legal, f"{name} chose {action}, not legal; legal: {legal}"
+    again = agent.act(view, replay)
+    assert again == action, f"{name} chose {action}, then {again} from the same generator state"
+    return action
+
+
+def play_checked(game: LineGame | Texas42Game, agents: list[Agent], seed: int) -> int:
+    """Play ``game`` to the end, every move through ``checked_act``; seat ``s`` is played by
+    ``agents[(s + seed) % len(agents)]``, so over the seeds every bot plays every seat. Returns the
+    number of moves checked."""
+    rng, moves = np.random.default_rng(seed + 1000), 0
     while not game.is_terminal:
-        seat = game.current_player
-        action = agents[seat % len(agents)].act(game.view(seat), rng)
-        assert game.legal_mask() >> action & 1, game.action_to_text(action)
-        game.apply(action)
-    return game
+        agent = agents[(game.current_player + seed) % len(agents)]
+        game.apply(checked_act(agent, game, rng))
+        moves += 1
+    return moves
 
 
 @pytest.mark.parametrize("options", LINE_VARIANTS)
-def test_line_bots_play_only_legal_moves(options: dict) -> None:
-    for seed in range(6):
-        _play_line(options, ["random", "greedy", "search", "greedy"], seed)
+def test_line_bots_choose_a_legal_int_reproducibly(options: dict) -> None:
+    config, agents = LineConfig(target_score=None, **options), scripted_bots("dominoes")
+    games = [LineGame(config, np.random.default_rng(seed)) for seed in range(6)]
+    moves = sum(play_checked(game, agents, seed) for seed, game in enumerate(games))
+    assert moves >= 6 * config.num_players  # every seed played some moves, not an empty loop
 
 
 @pytest.mark.parametrize("options", TEXAS_VARIANTS)
-def test_texas42_bots_play_only_legal_moves(options: dict) -> None:
-    cfg = Texas42Config.make(**options)
-    for seed in range(4):
-        game = Texas42Game(cfg, np.random.default_rng(seed))
-        names = ("search", "heuristic", "random", "heuristic")
-        agents = [make_bot("texas42", n, **FAST.get(n, {})) for n in names]
-        rng = np.random.default_rng(seed)
-        while not game.is_terminal:
-            seat = game.current_player
-            action = agents[seat].act(game.view(seat), rng)
-            assert game.legal_mask() >> action & 1
-            game.apply(action)
+def test_texas42_bots_choose_a_legal_int_reproducibly(options: dict) -> None:
+    config, agents = Texas42Config.make(**options), scripted_bots("texas42")
+    games = [Texas42Game(config, np.random.default_rng(seed)) for seed in range(4)]
+    moves = sum(play_checked(game, agents, seed) for seed, game in enumerate(games))
+    assert moves >= 4 * config.num_players
+
+
+class _IllegalBot:
+    """Breaks the contract: the lowest action id that is not legal."""
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        return next(a for a in range(1 << 10) if not view.legal_mask >> a & 1)
+
+
+class _NumpyIntBot:
+    """Breaks the contract: a legal move, as a numpy integer."""
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        return np.int64(RandomAgent().act(view, rng))
+
+
+class _HiddenStateBot:
+    """Breaks the contract: alternates between its lowest and highest legal move on a counter of its
+    own, so the same view and generator state give different moves."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        self.calls += 1
+        legal = list(iter_bits(view.legal_mask))
+        return legal[0] if self.calls % 2 else legal[-1]
+
+
+@pytest.mark.parametrize("game", ["dominoes", "texas42"])
+@pytest.mark.parametrize(
+    ("broken", "words"),
+    [(_IllegalBot, "not legal"), (_NumpyIntBot, "not int"), (_HiddenStateBot, "same generator state")],
+)
+def test_the_contract_check_catches_a_broken_bot(game: str, broken: type, words: str) -> None:
+    """Each broken bot in turn in seat 0: ``checked_act`` stops it before ``apply`` sees the move."""
+    config = LineConfig(target_score=None) if game == "dominoes" else Texas42Config()
+    engine = LineGame if game == "dominoes" else Texas42Game
+    for seed in range(3):
+        agents = [broken(), *scripted_bots(game)][: config.num_players]
+        with pytest.raises(AssertionError, match=words):
+            play_checked(engine(config, np.random.default_rng(seed)), agents, seed=0)
 
 
 def test_registry_names_and_errors() -> None:

@@ -37,11 +37,11 @@ def test_line_voids_from_the_per_seat_summaries_equal_the_history_replay(options
             game.apply(legal[rng.integers(len(legal))])
 
 
-@pytest.mark.parametrize("game", ["line", "texas42"])
+@pytest.mark.parametrize("game", ["dominoes", "texas42"])
 def test_compact_encode_with_mask_is_encode_and_the_mask(game: str) -> None:
     encoder = get_encoder(game, "compact")
     rng = np.random.default_rng(3)
-    state = LineGame(LineConfig(), rng) if game == "line" else Texas42Game(Texas42Config(), rng)
+    state = LineGame(LineConfig(), rng) if game == "dominoes" else Texas42Game(Texas42Config(), rng)
     while not state.is_terminal:
         view = state.view(state.current_player)
         obs, mask = encoder.encode_with_mask(view, state.num_actions)

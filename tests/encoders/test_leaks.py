@@ -49,7 +49,7 @@ TEXAS42_VARIANTS = [
 CASES = [
     pytest.param(partial(make, observation_encoder=name, **options), id=f"{game}-{name}-{_label(options)}")
     for game, make, variants in (
-        ("line", line_env, LINE_VARIANTS),
+        ("dominoes", line_env, LINE_VARIANTS),
         ("texas42", texas42_env, TEXAS42_VARIANTS),
     )
     for options in variants

@@ -20,7 +20,7 @@ def bits(entries: np.ndarray) -> int:
 
 @pytest.mark.parametrize(
     ("game", "make"),
-    [("line", line_env), ("line", lambda: line_env(variant="draw", num_players=3)),
+    [("dominoes", line_env), ("dominoes", lambda: line_env(variant="draw", num_players=3)),
      ("texas42", lambda: texas42_env(nello="high", observation_encoder="compact"))],
 )
 def test_state_holds_every_hand_the_hidden_tiles_and_the_public_record(
@@ -36,6 +36,6 @@ def test_state_holds_every_hand_the_hidden_tiles_and_the_public_record(
     part = {s.name: state[s.start : s.start + s.length] for s in state_slots(env.config)}
     hands = part["hands"].reshape(len(env.possible_agents), -1)
     assert [bits(h) for h in hands] == list(env.game.hands)
-    if game == "line":
+    if game == "dominoes":
         assert bits(part["hidden"]) == sum(1 << t for t in env.game.stock) | env.game.out_of_play
     assert np.array_equal(part["public"], get_encoder(game, "default").encode(env.game.view(0)))

@@ -101,7 +101,7 @@ def test_observation_unchanged_when_hidden_tiles_swap(options):
 
 def test_open_hands_observation_shows_every_hand():
     deal = {"hands": [["6-5", "1-1"], ["5-2", "0-4"]], "leader": 0}
-    encoder = get_encoder("line", "default")
+    encoder = get_encoder("dominoes", "default")
     env = dominoes_v0.raw_env(open_hands=True)
     env.reset(options={"deal": deal})
     start = {s.name: s for s in encoder.slots(env.config)}["all_hands"].start
@@ -186,7 +186,7 @@ def test_invalid_options_are_refused():
     for options, words in [({"episode": "season"}, "episode"), ({"reward": "fun"}, "reward"),
                            ({"episode": "match", "target_score": None}, "target_score"),
                            ({"num_players": 3, "teams": True}, "teams"),
-                           ({"observation_encoder": "nope"}, "unknown line observation encoder")]:
+                           ({"observation_encoder": "nope"}, "unknown dominoes observation encoder")]:
         with pytest.raises(ValueError, match=words):
             dominoes_v0.raw_env(**options)
 

@@ -98,7 +98,7 @@ def test_block_2p_end_to_end(tmp_path, backend):
     agent = PolicyAgent.from_checkpoint(checkpoint)
     rules = LineConfig(target_score=None)
     assert agent.model.num_actions == 58
-    assert agent.model.obs_dim == get_encoder("line", "compact").size(rules)
+    assert agent.model.obs_dim == get_encoder("dominoes", "compact").size(rules)
     assert agent.observation_encoder == "compact"
     bot = make_bot("dominoes", "checkpoint", path=str(checkpoint))
     assert bot.encoder_name == "compact"
