@@ -6,20 +6,21 @@ named slots, ``Slot(name, start, length, meaning)``, from which the docs are gen
 (``slot_table_markdown``), so the documentation cannot drift from the code.
 
 Encoders are registered per game under a name: ``get_encoder("dominoes", "default")``. Environments
-take ``observation_encoder="default"`` (or any registered name). ``ENCODER_MODULES`` lists, per game,
-the modules whose classes register themselves; the registry imports them on the game's first lookup,
-so no encoder module needs to import its siblings.
+take ``observation_encoder="default"`` (or any registered name). Each game's record
+(``domino_env.games``: ``encoder_modules``) lists the modules whose classes register themselves; the
+registry imports them on the game's first lookup, so no encoder module needs to import its siblings.
 """
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar, NamedTuple
 
 import gymnasium
 import numpy as np
+
+from domino_env.games import get_game
 
 
 class Slot(NamedTuple):
@@ -149,21 +150,8 @@ def layout(parts: list[tuple[str, int, str]]) -> tuple[Slot, ...]:
 
 
 # The modules that register each game's encoders (``@register_encoder``), imported on first lookup.
-ENCODER_MODULES: dict[str, tuple[str, ...]] = {
-    "dominoes": (
-        "domino_env.encoders.line",
-        "domino_env.encoders.line_compact",
-        "domino_env.encoders.line_history",
-    ),
-    "texas42": (
-        "domino_env.encoders.texas42",
-        "domino_env.encoders.texas42_compact",
-        "domino_env.encoders.texas42_history",
-    ),
-}
-
 _REGISTRY: dict[tuple[str, str], Callable[[], Encoder]] = {}
-_LOADED: set[str] = set()  # games whose ENCODER_MODULES are imported
+_LOADED: set[str] = set()  # games whose encoder modules are imported
 
 
 def register_encoder(cls: type[Encoder]) -> type[Encoder]:
@@ -192,8 +180,5 @@ def get_encoder(game: str, name: str) -> Encoder:
 def _import_game(game: str) -> None:
     if game in _LOADED:
         return
-    if game not in ENCODER_MODULES:
-        raise ValueError(f"no encoders for game {game!r}; games: {sorted(ENCODER_MODULES)}")
-    for module in ENCODER_MODULES[game]:
-        importlib.import_module(module)
+    get_game(game).load_encoders()  # an unknown game raises ValueError naming the known ones
     _LOADED.add(game)
