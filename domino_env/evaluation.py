@@ -26,6 +26,7 @@ import json
 import math
 import multiprocessing
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,11 @@ Z95 = 1.959963984540054
 
 
 # ----- agents and games ---------------------------------------------------------------------------
+class AgentError(ValueError):
+    """Agents that cannot be evaluated: fewer than two, repeated labels, a malformed spec, or a bot
+    that cannot be built (unknown name, bad keyword). ``evaluate`` raises it before any game."""
+
+
 @dataclass(frozen=True)
 class AgentSpec:
     """A named agent to build in each worker: ``make_bot(game, bot, **kwargs)``."""
@@ -57,7 +63,7 @@ class AgentSpec:
         for item in filter(None, args.split(",")):
             key, sep, value = item.partition("=")
             if not sep:
-                raise ValueError(f"agent option {item!r} in {text!r} must be key=value")
+                raise AgentError(f"agent option {item!r} in {text!r} must be key=value")
             try:
                 kwargs[key] = json.loads(value)
             except json.JSONDecodeError:
@@ -125,15 +131,34 @@ def play_game(setup: GameSetup, agents: Sequence[Agent], rng: np.random.Generato
 
 
 # ----- one deal (runs in a worker) ----------------------------------------------------------------
+def build_agents(setup: GameSetup, specs: Sequence[AgentSpec]) -> list[Agent]:
+    """Each spec's bot for ``setup.game``; a spec that cannot be built raises ``AgentError``."""
+    agents = []
+    for spec in specs:
+        try:
+            agents.append(make_bot(setup.game, spec.bot, **spec.kwargs))
+        except (TypeError, ValueError, OSError) as err:
+            raise AgentError(f"agent {spec.label!r}: cannot build {setup.game} bot {spec.bot!r} "
+                             f"with options {spec.kwargs}: {err}") from err
+    return agents
+
+
 _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(setup: GameSetup, specs: Sequence[AgentSpec], seed: int) -> None:
-    _WORKER.update(setup=setup, seed=seed, agents=[make_bot(setup.game, s.bot, **s.kwargs) for s in specs])
+    """Build the agents once per worker process. A failure is kept and raised by every deal, so
+    the run stops with this error (an initializer that raises only breaks the pool)."""
+    try:
+        _WORKER.update(setup=setup, seed=seed, agents=build_agents(setup, specs))
+    except Exception as err:  # any error: every deal raises it, and the parent with it
+        _WORKER["error"] = err
 
 
 def _play_deal(deal: int) -> list[dict[str, Any]]:
     """Every lineup on deal ``deal``: ``{"deal", "lineup", "points", "rounds", "winner"}`` each."""
+    if "error" in _WORKER:
+        raise _WORKER["error"]
     setup, seed, agents = _WORKER["setup"], _WORKER["seed"], _WORKER["agents"]
     records = []
     for i, lineup in enumerate(lineups(len(agents), setup.num_sides)):
@@ -310,11 +335,12 @@ def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int
     """
     specs = [a if isinstance(a, AgentSpec) else AgentSpec.parse(a) for a in agents]
     if len(specs) < 2:
-        raise ValueError("evaluation needs at least two agents")
+        raise AgentError(f"evaluation needs at least two agents, got {[s.label for s in specs]}")
     if len({s.label for s in specs}) != len(specs):
-        raise ValueError(f"agent labels must differ: {[s.label for s in specs]}")
+        raise AgentError(f"agent labels must differ (name one label=bot:...): {[s.label for s in specs]}")
     if num_deals < 1 or workers < 1:
-        raise ValueError("num_deals and workers must be positive")
+        raise ValueError(f"num_deals and workers must be positive, got {num_deals} and {workers}")
+    built = build_agents(setup, specs)  # every spec checked here, before any worker starts
     deals = range(num_deals)
     records: list[dict[str, Any]] = []
     bar = None
@@ -323,13 +349,16 @@ def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int
 
         bar = tqdm(total=num_deals, unit="deal")
     if workers == 1:
-        _init_worker(setup, specs, seed)
+        _WORKER.update(setup=setup, seed=seed, agents=built)
         results = map(_play_deal, deals)
         pool = None
     else:
         # spawn, not fork: a forked child of a process that has run torch's thread pool can hang.
-        pool = multiprocessing.get_context("spawn").Pool(workers, _init_worker, (setup, specs, seed))
-        results = pool.imap(_play_deal, deals)
+        # An executor, not multiprocessing.Pool: a worker that dies breaks it (BrokenProcessPool)
+        # where a Pool would wait forever or keep starting replacements.
+        pool = ProcessPoolExecutor(workers, multiprocessing.get_context("spawn"),
+                                   initializer=_init_worker, initargs=(setup, specs, seed))
+        results = pool.map(_play_deal, deals)
     try:
         for deal_records in results:
             records += deal_records
@@ -337,8 +366,7 @@ def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int
                 bar.update()
     finally:
         if pool is not None:
-            pool.close()
-            pool.join()
+            pool.shutdown(cancel_futures=True)  # after an error: drop the deals not yet started
         if bar is not None:
             bar.close()
     summary, crossplay, crossplay_ci, ratings = _summarize(setup, specs, records, seed)

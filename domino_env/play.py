@@ -338,7 +338,7 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 def main(argv: Sequence[str] | None = None, read_line: LineReader | None = None,
          out: TextIO | None = None) -> int:
-    """Command-line entry (``scripts/play.py``). Returns the exit status."""
+    """Command-line entry (``scripts/play.py``). Returns the exit status: 0, or 130 after Ctrl-C."""
     parser = argparse.ArgumentParser(description="Play dominoes in the terminal against bots.")
     parser.add_argument("--game", choices=GAMES, default="block")
     parser.add_argument("--players", type=int, help="line games: 2, 3 or 4 (default 2; 4 with --teams)")
@@ -365,5 +365,10 @@ def main(argv: Sequence[str] | None = None, read_line: LineReader | None = None,
         )
     except ValueError as err:
         parser.error(str(err))
-    Session(setup, read_line or FdLineReader(sys.stdin.fileno()), out or sys.stdout).run()
+    session = Session(setup, read_line or FdLineReader(sys.stdin.fileno()), out or sys.stdout)
+    try:
+        session.run()
+    except KeyboardInterrupt:  # Ctrl-C: leave as 'quit' does, without a traceback
+        session.say("\nInterrupted: you left the game.")
+        return 130  # 128 + SIGINT, the shell's convention
     return 0

@@ -6,6 +6,7 @@
 Agents are ``bot``, ``bot:key=value,...`` or ``label=bot:key=value`` (``make_bot`` names; a
 trained policy: ``ppo=checkpoint:path=runs/x/checkpoint.pt``). ``--option key=value`` sets a rule
 option (values read as JSON when they parse). See ``domino_env/evaluation.py`` for the method.
+Bad arguments (agents included) stop the command before any game with one ``error:`` line, exit 2.
 """
 
 from __future__ import annotations
@@ -13,11 +14,30 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domino_env.evaluation import GameSetup, evaluate  # noqa: E402
+from domino_env.evaluation import AgentError, GameSetup, evaluate  # noqa: E402
+from domino_env.rules.line import LineConfig  # noqa: E402
+
+
+def _int_at_least(minimum: int, what: str) -> Callable[[str], int]:
+    """An argparse type: an integer ``>= minimum``, else an error saying it must be ``what``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {value}")
+        return value
+
+    return parse
 
 
 def _option(text: str) -> tuple[str, object]:
@@ -38,16 +58,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", type=_option, action="append", default=[], help="rule option key=value")
     parser.add_argument("--match", action="store_true", help="play whole matches / games, not rounds / hands")
     parser.add_argument("--agents", nargs="+", required=True)
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--deals", type=_int_at_least(1, "a positive integer"), default=100)
+    parser.add_argument("--seed", type=_int_at_least(0, "a non-negative integer"), default=0)
+    parser.add_argument("--workers", type=_int_at_least(1, "a positive integer"), default=2)
     parser.add_argument("--out", type=Path, help="folder for results.json, results.md, crossplay.png")
     args = parser.parse_args(argv)
-    setup = GameSetup(args.game, dict(args.option), match=args.match)
-    result = evaluate(setup, args.agents, args.deals, seed=args.seed, workers=args.workers, progress=True)
+    repeated = sorted(key for key, n in Counter(key for key, _ in args.option).items() if n > 1)
+    if repeated:
+        parser.error(f"argument --option: each key once, got {repeated} more than once")
+    try:
+        setup = GameSetup(args.game, dict(args.option), match=args.match)
+    except TypeError as err:  # an unknown line-game option: LineConfig's message does not list them
+        known = ", ".join(LineConfig.__dataclass_fields__)
+        parser.error(f"argument --option: {err}; line-game options: {known}")
+    except ValueError as err:
+        parser.error(f"argument --option: {err}")
+    if args.out:  # checked now, not after the games
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=args.out):
+                pass
+        except OSError as err:
+            parser.error(f"argument --out: {str(args.out)!r} is not a folder it can write: {err.strerror}")
+    try:
+        result = evaluate(setup, args.agents, args.deals, seed=args.seed, workers=args.workers, progress=True)
+    except AgentError as err:
+        parser.error(f"argument --agents: {err}")
     print(result.to_markdown())
     if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "results.json").write_text(result.to_json())
         (args.out / "results.md").write_text(result.to_markdown())
         result.save_heatmap(args.out / "crossplay.png")

@@ -3,7 +3,10 @@
 A game environment supplies a rules engine (``domino_env.rules``) and says how to build it, how to
 observe it and how a step turns into rewards; this class does everything PettingZoo asks for once:
 agents and spaces, seeding, the int8 action mask (all zeros for a seat that is not to act), the
-illegal-action policy (RULES.md section 5), dead-agent steps and reward accumulation.
+illegal-action policy (RULES.md section 5), dead-agent steps and reward accumulation. Used out of
+order (``step``, ``last``, ``observe``, ``state``, ``render`` or the action texts before ``reset()``;
+``step`` or ``last`` once every agent has taken its final step) it raises ``RuntimeError`` saying to
+call ``reset()``.
 
 Engine protocol (duck-typed, implemented by ``rules.line.LineGame`` and ``rules.texas42``):
 ``num_players``, ``num_actions``, ``current_player`` (``None`` once terminal), ``is_terminal``,
@@ -110,12 +113,28 @@ class DominoAECEnv(AECEnv):
         self._select_next()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.game is None:
+            raise self._no_turn_error("observe")
         observation, action_mask = self._observe(self.agent_name_mapping[agent])
         return {"observation": observation, "action_mask": action_mask}
 
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict]:
+        """PettingZoo's ``last``: observation, cumulative reward, terminated, truncated, info."""
+        try:  # free unless it fails: last() runs on every step
+            agent = self.agent_selection
+            reward = self._cumulative_rewards[agent]
+        except (AttributeError, KeyError):  # before reset(), or once every agent has left
+            raise self._no_turn_error("last") from None
+        observation = self.observe(agent) if observe else None
+        return observation, reward, self.terminations[agent], self.truncations[agent], self.infos[agent]
+
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:  # free unless it fails
+            agent = self.agent_selection
+            done = self.terminations[agent] or self.truncations[agent]
+        except (AttributeError, KeyError):  # before reset(), or once every agent has left
+            raise self._no_turn_error("step") from None
+        if done:
             return self._was_dead_step(action)
         seat = self.agent_name_mapping[agent]
         self._cumulative_rewards[agent] = 0.0
@@ -148,7 +167,7 @@ class DominoAECEnv(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'.")
             return None
-        return self.game.render_text()
+        return self._require_game("render").render_text()
 
     def close(self) -> None:
         pass
@@ -161,14 +180,26 @@ class DominoAECEnv(AECEnv):
     def state(self) -> np.ndarray:
         """Full-information state (every hand, the stock) for centralized critics, PettingZoo style;
         never part of an observation. Layout: ``domino_env.encoders.state``."""
-        return encode_state(self.game)
+        return encode_state(self._require_game("state"))
 
     # ----- helpers -----------------------------------------------------------------------------
     def action_to_text(self, action: int) -> str:
-        return self.game.action_to_text(action)
+        return self._require_game("action_to_text").action_to_text(action)
 
     def action_from_text(self, text: str) -> int:
-        return self.game.action_from_text(text)
+        return self._require_game("action_from_text").action_from_text(text)
+
+    def _require_game(self, method: str) -> Any:
+        if self.game is None:
+            raise self._no_turn_error(method)
+        return self.game
+
+    def _no_turn_error(self, method: str) -> RuntimeError:
+        """What ``method`` says when there is no game yet, or every agent has left the episode."""
+        if self.game is None:
+            return RuntimeError(f"{method}() before reset(): call reset() first to deal a game")
+        return RuntimeError(f"{method}() after the episode ended and every agent took its final step: "
+                            "call reset() to start another")
 
     def _check_action(self, action: Any) -> int:
         """Out-of-range or non-integer ids are illegal moves, handled like any other."""

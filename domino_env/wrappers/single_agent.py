@@ -118,6 +118,8 @@ class SingleAgentEnv(gymnasium.Env):
         return obs, self._info()
 
     def step(self, action: int) -> tuple[Any, float, bool, bool, dict]:
+        if self.aec.game is None:
+            raise RuntimeError("step() before reset(): call reset() first to deal a game")
         if self._done():
             raise RuntimeError("step() after the episode ended: call reset()")
         self.aec.step(action)
