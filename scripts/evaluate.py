@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domino_env.evaluation import AgentError, GameSetup, evaluate  # noqa: E402
-from domino_env.rules.line import LineConfig  # noqa: E402
+from domino_env.games import available_games  # noqa: E402
 
 
 def _int_at_least(minimum: int, what: str) -> Callable[[str], int]:
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--game", default="dominoes", choices=("dominoes", "texas42"))
+    parser.add_argument("--game", default="dominoes", choices=available_games())
     parser.add_argument("--option", type=_option, action="append", default=[], help="rule option key=value")
     parser.add_argument("--match", action="store_true", help="play whole matches / games, not rounds / hands")
     parser.add_argument("--agents", nargs="+", required=True)
@@ -68,10 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"argument --option: each key once, got {repeated} more than once")
     try:
         setup = GameSetup(args.game, dict(args.option), match=args.match)
-    except TypeError as err:  # an unknown line-game option: LineConfig's message does not list them
-        known = ", ".join(LineConfig.__dataclass_fields__)
-        parser.error(f"argument --option: {err}; line-game options: {known}")
-    except ValueError as err:
+    except (TypeError, ValueError) as err:
         parser.error(f"argument --option: {err}")
     if args.out:  # checked now, not after the games
         try:

@@ -103,8 +103,7 @@ def test_too_few_agents_or_repeated_labels(capsys, agents, message):
     (["--deals", "x"], "argument --deals: must be a positive integer, got 'x'"),
     (["--workers", "0"], "argument --workers: must be a positive integer, got 0"),
     (["--seed", "-1"], "argument --seed: must be a non-negative integer, got -1"),
-    (["--option", "foo=1"], "argument --option: LineConfig.__init__() got an unexpected keyword argument "
-                            "'foo'; line-game options: variant, num_players"),
+    (["--option", "foo=1"], "argument --option: unknown line-game option(s) ['foo']; known: ['draw_policy'"),
     (["--game", "texas42", "--option", "foo=1"], "argument --option: unknown Texas 42 option(s) ['foo']"),
     (["--option", "num_players=3", "--option", "num_players=4"],
      "argument --option: each key once, got ['num_players'] more than once"),
