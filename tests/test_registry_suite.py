@@ -31,8 +31,13 @@ from domino_env.games import available_games, game_of_config, get_game
 from domino_env.tiles import iter_bits
 from domino_env.vector import sample_legal
 
+
+def _label(options: dict) -> str:
+    return "-".join(f"{k}={v}" for k, v in options.items()) or "default"
+
+
 CASES = [
-    pytest.param(name, dict(options), id=f"{name}-" + ("-".join(f"{k}={v}" for k, v in options.items()) or "default"))
+    pytest.param(name, dict(options), id=f"{name}-{_label(options)}")
     for name in available_games()
     for options in get_game(name).examples
 ]
