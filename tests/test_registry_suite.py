@@ -137,9 +137,10 @@ def test_rewards_within_range_and_zero_sum(name: str, options: dict) -> None:
 def test_save_load_mid_episode_continues_identically(name: str, options: dict) -> None:
     rng = np.random.default_rng(5)
     checked = 0
-    for engine, step in _random_engine_walks(name, options, seed=5, episodes=6):
+    for walked, step in _random_engine_walks(name, options, seed=5, episodes=6):
         if step % 7 != 3:
             continue
+        engine = walked.clone()  # the walk goes on from ``walked``
         copy = type(engine).from_json(engine.to_json())
         assert copy.to_json() == engine.to_json() and copy.render_text() == engine.render_text()
         for _ in range(5):
@@ -177,14 +178,21 @@ def test_no_encoder_shows_what_the_seat_may_not_see(name: str, options: dict) ->
 
 @pytest.mark.parametrize(("name", "options"), CASES)
 def test_bots_finish_episodes(name: str, options: dict) -> None:
+    """``random`` and the default bot play a round or hand to its end; a bot that does not play a
+    form of the game must refuse it by name and point to one that does."""
     record = get_game(name)
     config = record.config(**{**options, "episode": record.episodes[0]})
-    agents = [make_bot(name, "random"), make_bot(name, record.default_bot)]
     rng = np.random.default_rng(2)
     engine = record.new_engine(config, rng)
+    agents = [make_bot(name, "random"), make_bot(name, record.default_bot)]
+    try:
+        agents[1].act(engine.view(engine.current_player), np.random.default_rng(0))
+    except ValueError as refusal:
+        assert "random" in str(refusal)
+        agents = agents[:1]
     while not engine.is_terminal:
         seat = engine.current_player
-        engine.apply(agents[seat % 2].act(engine.view(seat), rng))
+        engine.apply(agents[seat % len(agents)].act(engine.view(seat), rng))
     outcome = record.outcome(engine, False)
     assert len(outcome.side_scores) == config.num_sides and outcome.rounds == 1
 
