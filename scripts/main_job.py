@@ -3,7 +3,8 @@
     .venv/bin/python scripts/main_job.py [--config configs/smoke.yaml] [--deals 200] [--workers 2]
 
 1. Trains a Block 2p (pagat) policy by self-play PPO with ``configs/smoke.yaml`` (a few seconds
-   on a quiet two-core machine), writing checkpoints, TensorBoard logs and a learning curve to ``runs/smoke``.
+   on a quiet two-core machine), writing checkpoints, TensorBoard logs and a learning curve to ``runs/smoke``
+   (started again on every call: the job overwrites its own run).
 2. Evaluates the trained checkpoint against the ``random`` and ``greedy`` bots on duplicate deals
    (every deal replayed with the seats rotated) and prints the table with 95% intervals; the JSON,
    Markdown and heat-map files land in ``runs/smoke/eval``.
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(err))
 
     print(f"== training {config.name}: {config.total_steps} steps of self-play on {config.game.name}")
-    result = train(config, progress=not args.no_progress)
+    result = train(config, overwrite=True, progress=not args.no_progress)
     checkpoint = result.run_path / "last.pt"
 
     print(f"\n== evaluating {checkpoint} against random and greedy, {args.deals} duplicate deals")

@@ -1,10 +1,14 @@
 """Train a policy by self-play.
 
-    scripts/train.py --config configs/block_2p.yaml [--set FIELD=VALUE ...] [--resume] [--threads 1]
+    scripts/train.py --config configs/block_2p.yaml [--set FIELD=VALUE ...] [--resume | --overwrite]
+                     [--threads 1]
 
 Overrides use dotted field names and YAML values, e.g. ``--set ppo.lr=3e-4 --set seed=2
 --set game.options.num_players=3``; every field is listed with its meaning in ``training/config.py``.
-``--resume`` continues from ``<run_dir>/<name>/last.pt`` (a fresh run when there is none yet).
+``--resume`` continues from ``<run_dir>/<name>/last.pt`` (a fresh run when there is none yet) if the
+config equals the checkpoint's but for the fields in ``training.config.RESUMABLE_FIELDS`` (how long to
+train, evaluation and checkpoint cadence, where the run lives); a run that already has a checkpoint
+is started again only with ``--overwrite``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pathlib import Path
 
 import torch
 
+from training.checkpoints import CheckpointError
 from training.config import ConfigError, load_config
 from training.ppo import history_last, train
 
@@ -26,7 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", type=Path, help="YAML run config (defaults: training/config.py)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="FIELD=VALUE",
                         help="override a config field, e.g. ppo.lr=3e-4 (repeatable)")
-    parser.add_argument("--resume", action="store_true", help="continue from the run's last checkpoint")
+    existing = parser.add_mutually_exclusive_group()
+    existing.add_argument("--resume", action="store_true", help="continue from the run's last checkpoint")
+    existing.add_argument("--overwrite", action="store_true",
+                          help="start the run again even if it already has a checkpoint")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (logs, CI)")
     parser.add_argument("--threads", type=int, default=0,
                         help="torch CPU threads (0: torch's default); 1 lets two runs share two cores")
@@ -35,9 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(args.threads)
     try:
         config = load_config(args.config, args.overrides)
-    except ConfigError as err:
+        result = train(config, resume=args.resume, overwrite=args.overwrite, progress=not args.no_progress)
+    except (ConfigError, CheckpointError) as err:
         parser.error(str(err))
-    result = train(config, resume=args.resume, progress=not args.no_progress)
     print(f"run {result.run_path}: {result.global_step} steps in {result.iteration} iterations; "
           f"win rate vs random {history_last(result.history, 'eval_win_rate_vs_random'):.3f}; "
           f"checkpoint {result.run_path / 'last.pt'}")

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from training.checkpoints import load_checkpoint
-from training.config import Config, from_dict
+from training.checkpoints import CheckpointError, load_checkpoint, require_keys
+from training.config import Config, ConfigError, from_dict
 from training.networks import ActorCritic
 
 
@@ -34,7 +34,11 @@ class PolicyAgent:
     @classmethod
     def from_checkpoint(cls, path: str | Path, **kwargs) -> PolicyAgent:
         checkpoint = load_checkpoint(path)
-        config = from_dict(checkpoint["config"])
+        require_keys(checkpoint, path, ("config", "obs_dim", "num_actions"))
+        try:
+            config = from_dict(checkpoint["config"])
+        except ConfigError as err:
+            raise CheckpointError(f"{path}: no valid training config in the checkpoint ({err})") from None
         model = ActorCritic(checkpoint["obs_dim"], checkpoint["num_actions"], config.network,
                             critic_dim=checkpoint.get("critic_dim"))
         model.load_state_dict(checkpoint["model"])

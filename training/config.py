@@ -6,13 +6,18 @@ fields, nested the same way (``ppo: {lr: 3.0e-4}``). The command line overrides 
 ``--set network.hidden_sizes=[128,128]`` and ``--set game.options.variant=draw`` all work.
 
 Validation happens once, on load, and fails loudly with a ``ConfigError`` naming the field: unknown
-keys (with a close-match hint), wrong types, out-of-range values, unknown choices.
+keys (with a close-match hint), wrong types, out-of-range or non-finite values, unknown choices, game
+options the engine refuses, run names that are not plain folder names. ``load_config`` also checks
+what depends on this machine (``device: cuda`` needs CUDA); ``from_dict`` does not, so a checkpoint
+trained on a GPU still loads on a CPU.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
+import re
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,7 +157,7 @@ class Config:
     """run name; the run lives in ``run_dir/name``"""
     run_dir: str = _field("runs")
     """parent folder of runs (checkpoints, TensorBoard logs, pool, learning curve)"""
-    seed: int = _field(1, ge=0)
+    seed: int = _field(1, ge=0, le=2**64 - 1)
     """seeds the network, every rollout and every deal: same seed, same run"""
     device: str = _field("auto", choices=("auto", "cpu", "cuda"))
     """where the network runs; ``auto`` picks cuda when present"""
@@ -196,6 +201,11 @@ class Config:
         return Path(self.run_dir) / self.name
 
 
+RUN_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
+"""A run name is one plain folder name: letters, digits, ``-``, ``_`` and ``.``, not starting with
+``.`` (so neither ``..`` nor a hidden folder, and no separator: the run stays inside ``run_dir``)."""
+
+
 # ----- loading and validation ---------------------------------------------------------------------
 
 def _check_value(path: str, value: Any, annotation: Any, meta: dict) -> Any:
@@ -217,6 +227,8 @@ def _check_value(path: str, value: Any, annotation: Any, meta: dict) -> Any:
         raise ConfigError(f"{path}: expected {annotation.__name__}, got {type(value).__name__} {value!r}")
     if annotation is float:
         value = float(value)
+        if not math.isfinite(value):
+            raise ConfigError(f"{path}: must be a finite number, got {value!r}")
     if meta.get("choices") and value not in meta["choices"]:
         raise ConfigError(f"{path}: must be one of {list(meta['choices'])}, got {value!r}")
     if meta.get("ge") is not None and value < meta["ge"]:
@@ -254,10 +266,7 @@ def _validate(config: Config) -> None:
     sizes = config.network.hidden_sizes
     if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
         raise ConfigError(f"network.hidden_sizes: expected a non-empty list of positive ints, got {sizes!r}")
-    try:
-        rules = config.game.rules
-    except (TypeError, ValueError) as err:
-        raise ConfigError(f"game.options: {err}") from None
+    rules = config.game.rules  # valid: checked by _check_name_and_game
     known = scripted_opponents(config.game.name)
     for name in config.pool.scripted:
         if name not in known:
@@ -288,9 +297,21 @@ def _validate(config: Config) -> None:
         raise ConfigError("pool: no opponents (scripted empty and max_snapshots 0) but latest_prob < 1")
 
 
+def _check_name_and_game(config: Config) -> None:
+    """The run name is a plain folder name; the engine accepts the game's options."""
+    if not RUN_NAME.fullmatch(config.name):
+        raise ConfigError(f"name: {config.name!r} is not a plain run name: use letters, digits, '-', '_' "
+                          "and '.', not starting with '.' (the run lives in run_dir/name)")
+    try:
+        _ = config.game.rules
+    except (TypeError, ValueError) as err:
+        raise ConfigError(f"game.options: {err}") from None
+
+
 def from_dict(data: dict[str, Any]) -> Config:
     """Validated ``Config`` from a nested mapping (missing fields keep their defaults)."""
     config = _build(Config, data, "")
+    _check_name_and_game(config)
     _validate(config)
     return config
 
@@ -310,7 +331,8 @@ def apply_override(data: dict[str, Any], assignment: str) -> None:
 
 
 def load_config(path: str | Path | None = None, overrides: typing.Sequence[str] = ()) -> Config:
-    """Read a YAML file (or start from defaults), apply ``--set`` overrides, validate."""
+    """Read a YAML file (or start from defaults), apply ``--set`` overrides, validate (also for this
+    machine: ``device``)."""
     data: dict[str, Any] = {}
     if path is not None:
         with open(path) as f:
@@ -319,4 +341,42 @@ def load_config(path: str | Path | None = None, overrides: typing.Sequence[str] 
             raise ConfigError(f"{path}: the top level must be a mapping of fields")
     for assignment in overrides:
         apply_override(data, assignment)
-    return from_dict(data)
+    config = from_dict(data)
+    import torch  # here, not at the top: the config alone (evaluation, scripts) needs no torch
+
+    if config.device == "cuda" and not torch.cuda.is_available():
+        raise ConfigError("device: cuda, but torch finds no CUDA device here; use auto or cpu")
+    return config
+
+
+RESUMABLE_FIELDS = frozenset({
+    # how long to train: a resumed run may be extended or cut short (the learning-rate schedule then
+    # follows the new total_steps, so it no longer equals an uninterrupted run of the old one)
+    "total_steps", "time_budget_s",
+    # evaluation, logging and checkpoint cadence: they read the network, never change it (every random
+    # draw of an iteration is reseeded from (seed, iteration)), so the trained weights stay the same
+    "eval_interval", "eval_games", "harness_every", "harness_deals", "harness_opponents",
+    "harness_workers", "checkpoint_interval",
+    # where the run lives and runs: a moved or renamed run folder, a run continued on another machine
+    # (results equal an uninterrupted run only on the same device and torch build)
+    "name", "run_dir", "device",
+})
+"""Config fields that ``--resume`` lets differ from the checkpoint's; any other difference is refused."""
+
+
+def resume_mismatches(saved: Config, wanted: Config) -> list[str]:
+    """``field (checkpoint X, now Y)`` for every field outside ``RESUMABLE_FIELDS`` that differs."""
+    old, new = _flatten(saved.to_dict()), _flatten(wanted.to_dict())
+    return [f"{key} (checkpoint {old[key]!r}, now {new[key]!r})" for key in old
+            if key not in RESUMABLE_FIELDS and old[key] != new[key]]
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Dotted field names -> values; ``game.options`` stays one value (its keys vary)."""
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and f"{prefix}{key}" != "game.options":
+            flat.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat

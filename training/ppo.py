@@ -33,8 +33,15 @@ from torch import nn, optim
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from training.checkpoints import CHECKPOINT_NAME, load_checkpoint, save_checkpoint
-from training.config import Config
+from training.checkpoints import (
+    CHECKPOINT_NAME,
+    CheckpointError,
+    load_checkpoint,
+    remove_stale_temporaries,
+    require_keys,
+    save_checkpoint,
+)
+from training.config import RESUMABLE_FIELDS, Config, ConfigError, from_dict, resume_mismatches
 from training.curves import plot_learning_curve
 from training.evaluate import harness_evaluation, win_rate_vs_random
 from training.imitation import imitate
@@ -75,10 +82,43 @@ def iteration_seeds(seed: int, iteration: int) -> tuple[np.random.Generator, int
     return np.random.default_rng(sequence), game_seed, torch_seed
 
 
-def train(config: Config, *, resume: bool = False, make_game: GameFactory | None = None,
-          progress: bool = True) -> TrainResult:
-    """Run (or with ``resume``, continue) the training described by ``config``."""
+def check_resumable(checkpoint: dict, config: Config, path: Path) -> None:
+    """Refuse to continue ``checkpoint`` under a ``config`` it was not trained with, or whose counters
+    do not add up (``ConfigError`` for the first, ``CheckpointError`` for the second)."""
+    require_keys(checkpoint, path, ("config", "model", "optimizer", "pool", "history", "iteration",
+                                    "global_step", "elapsed_s"))
+    try:
+        saved = from_dict(checkpoint["config"])
+    except ConfigError as err:
+        raise CheckpointError(f"{path}: no valid training config in the checkpoint ({err})") from None
+    differences = resume_mismatches(saved, config)
+    if differences:
+        raise ConfigError(
+            f"--resume: the config differs from the one {path} was trained with: {'; '.join(differences)}. "
+            f"Only these may change on resume: {', '.join(sorted(RESUMABLE_FIELDS))}"
+        )
+    steps_per_iteration = config.ppo.num_envs * config.ppo.num_steps
+    iteration, global_step = checkpoint["iteration"], checkpoint["global_step"]
+    elapsed = checkpoint["elapsed_s"]
+    if global_step != iteration * steps_per_iteration:
+        raise CheckpointError(f"{path}: iteration {iteration!r} and global_step {global_step!r} disagree "
+                              f"({steps_per_iteration} steps per iteration)")
+    if not isinstance(elapsed, (int, float)) or not 0 <= elapsed < math.inf:
+        raise CheckpointError(f"{path}: elapsed_s must be a finite number of seconds, got {elapsed!r}")
+
+
+def train(config: Config, *, resume: bool = False, overwrite: bool = False,
+          make_game: GameFactory | None = None, progress: bool = True) -> TrainResult:
+    """Run (or with ``resume``, continue) the training described by ``config``.
+
+    A run that already has a checkpoint is continued only with ``resume`` (same config but for
+    ``RESUMABLE_FIELDS``) and started again only with ``overwrite``; otherwise ``ConfigError``."""
     run_path = config.run_path
+    checkpoint_path = run_path / CHECKPOINT_NAME
+    if checkpoint_path.exists() and not (resume or overwrite):
+        raise ConfigError(f"{checkpoint_path} exists: resume that run (--resume), start it again "
+                          "(--overwrite), or choose another name")
+    remove_stale_temporaries(checkpoint_path)  # left by a process killed while writing a checkpoint
     make_game = make_game or game_factory(config.game)
     device = resolve_device(config.device)
     probe = make_game(1, config.seed)
@@ -107,10 +147,10 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
     pool = OpponentPool(config.pool, new_network,
                         {name: make_scripted(name, config.game) for name in config.pool.scripted})
     iteration, global_step, elapsed_before, history = 0, 0, 0.0, []
-    checkpoint_path = run_path / CHECKPOINT_NAME
     resumed = resume and checkpoint_path.exists()
     if resumed:
         checkpoint = load_checkpoint(checkpoint_path, device)
+        check_resumable(checkpoint, config, checkpoint_path)
         agent.load_state_dict(checkpoint["model"])
         optimizer.load_state_dict(checkpoint["optimizer"])
         pool.load_state_dict(checkpoint["pool"])
@@ -118,7 +158,8 @@ def train(config: Config, *, resume: bool = False, make_game: GameFactory | None
         elapsed_before, history = checkpoint["elapsed_s"], checkpoint["history"]
     run_path.mkdir(parents=True, exist_ok=True)
     (run_path / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
-    writer = SummaryWriter(str(run_path), purge_step=global_step if resumed else None)
+    # Resumed: TensorBoard drops the old run's events past the checkpoint; overwritten: all of them.
+    writer = SummaryWriter(str(run_path), purge_step=global_step if resumed or overwrite else None)
 
     def checkpoint_now() -> None:
         save_checkpoint(checkpoint_path, {

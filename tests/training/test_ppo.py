@@ -85,13 +85,13 @@ def test_block_2p_end_to_end(tmp_path, backend):
     })
     result = train(config, progress=False)
     assert result.global_step == 512
-    assert all(0.0 <= h["eval_win_rate_vs_random"] <= 1.0 for h in result.history)
+    assert [h["iteration"] for h in result.history if "eval_win_rate_vs_random" in h] == [1, 2]
     pool = json.loads((result.run_path / "pool.json").read_text())
     assert {e["name"]: e["games"] > 0 for e in pool} == {"random": True, "greedy": True}
     harness = result.history[-1]  # the last evaluation also ran the harness (3 deals x 2 seatings)
-    low, mean, high = (harness[f"harness_win_rate_vs_greedy{s}"] for s in ("_low", "", "_high"))
-    assert 0.0 <= low <= mean <= high <= 1.0
-    assert (result.run_path / "eval" / "step_512_vs_greedy.json").exists()
+    logged = [harness[f"harness_win_rate_vs_greedy{s}"] for s in ("", "_low", "_high")]
+    saved = json.loads((result.run_path / "eval" / "step_512_vs_greedy.json").read_text())
+    assert logged == saved["summary"][0]["win_rate"]  # the learner's (mean, low, high), as evaluated
 
     # Both backends observe through the compact encoder and say so in the checkpoint.
     checkpoint = result.run_path / CHECKPOINT_NAME
