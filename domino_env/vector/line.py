@@ -21,7 +21,7 @@ import numpy as np
 
 from domino_env.encoders.line_compact import compact_slots, scaled, slot_slices
 from domino_env.rewards import EPISODES, REWARDS, zero_sum
-from domino_env.rules.line import LineConfig
+from domino_env.rules.line import LineConfig, lead_rank
 from domino_env.tiles import tile_set
 from domino_env.vector.batch import Batch
 
@@ -122,10 +122,7 @@ class VectorLineGame:
         ])
         self._low = np.array(ts.low + (0,), dtype=np.int64)
         self._high = np.array(ts.high + (0,), dtype=np.int64)
-        # Lead rank for "highest double, else heaviest tile (ties by the higher high end)".
-        self._lead_rank = np.array(
-            [ts.is_double(i) * 10**4 + ts.pips[i] * 100 + ts.high[i] for i in range(t)]
-        )
+        self._lead_rank = np.array([lead_rank(ts, i) for i in range(t)])  # first_leader="highest_double"
         self._side = np.arange(n) % 2 if cfg.teams else np.arange(n)
         # _rotation[me, j] = (me + j) % n, the seat j places to the left of seat me.
         self._rotation = (np.arange(n)[:, None] + np.arange(n)) % n
