@@ -21,6 +21,33 @@ class Batch(NamedTuple):
     done: np.ndarray  # (B,) bool
 
 
+def integer_array(values: object, what: str, shape: tuple[int, ...]) -> np.ndarray:
+    """``values`` as an int64 array of ``shape``, or a ``ValueError`` naming ``what`` was wrong.
+
+    Only integer dtypes pass: a cast would truncate floats (``legal + 0.7`` would play ``legal``),
+    parse strings and read bools as 0/1. One dtype test, no per-element work: cheap on every step."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "iu":  # bool is "b", floats "f", strings "U"/"S", objects "O"
+        raise ValueError(f"{what} must be an integer array, got dtype {array.dtype}")
+    if array.shape != shape:
+        raise ValueError(f"{what} must have shape {shape}, got {array.shape}")
+    return array.astype(np.int64, copy=False)
+
+
+def permutations(deals: object, num_games: int, num_tiles: int) -> np.ndarray:
+    """``deals`` checked as ``num_games`` permutations of the tile ids ``0..num_tiles-1`` (one a
+    row: every tile dealt exactly once), as int64; a ``ValueError`` names the first bad row."""
+    deals = integer_array(deals, "deals", (num_games, num_tiles))
+    bad = (np.sort(deals, axis=1) != np.arange(num_tiles)).any(axis=1)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"deals must be permutations of the tile ids 0..{num_tiles - 1} (each exactly once); "
+            f"row {row} is {deals[row].tolist()}"
+        )
+    return deals
+
+
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row of a ``(B, A)`` bool mask (every row non-empty).
 

@@ -23,7 +23,7 @@ from domino_env.encoders.line_compact import compact_slots, scaled, slot_slices
 from domino_env.rewards import EPISODES, REWARDS, zero_sum
 from domino_env.rules.line import LineConfig, lead_rank
 from domino_env.tiles import tile_set
-from domino_env.vector.batch import Batch
+from domino_env.vector.batch import Batch, integer_array, permutations
 
 Dealer = Callable[[np.ndarray], np.ndarray]
 """Given the ids of the games starting a round, return their deals: ``(k, T)`` permutations of the
@@ -154,16 +154,16 @@ class VectorLineGame:
 
     # ----- public API ------------------------------------------------------------------------
     def reset(self, deals: np.ndarray | None = None) -> Batch:
-        """Start a new episode in every game; ``deals`` (``(B, T)``) fixes the first round's deals."""
+        """Start a new episode in every game; ``deals`` (``(B, T)`` integers, each row a permutation
+        of the tile ids) fixes the first round's deals. Bad deals raise ``ValueError``."""
         self._new_matches(self._ar, deals)
         no_rewards = np.zeros((self.num_envs, self.num_players), np.float32)
         return self._batch(no_rewards, np.zeros(self.num_envs, bool))
 
     def step(self, actions: np.ndarray) -> Batch:
-        """Apply one action per game for its seat to act; finished games are reset."""
-        a = np.asarray(actions, dtype=np.int64)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
+        """Apply one action per game for its seat to act; finished games are reset. ``actions`` is
+        an integer array ``(num_envs,)``; any other, or an illegal action, raises ``ValueError``."""
+        a = integer_array(actions, "actions", (self.num_envs,))
         # One flat gather; "clip" keeps out-of-range ids inside the array, and the range test refuses them.
         ok = self._mask.reshape(-1).take(self._row_mask + a, mode="clip") & (a >= 0) & (a < self.num_actions)
         if not ok.all():
@@ -228,7 +228,7 @@ class VectorLineGame:
     def _new_matches(self, games: np.ndarray, deals: np.ndarray | None = None) -> None:
         if self.config.target_score is not None:  # one-round episodes never score (see _end_rounds)
             self.scores[games] = 0
-        deals = self._dealer(games) if deals is None else np.asarray(deals, dtype=np.int64)
+        deals = permutations(self._dealer(games) if deals is None else deals, games.size, self._n_tiles)
         if self.config.first_leader == "random":
             leaders = self._rng.integers(self.num_players, size=games.size)
         else:
@@ -237,9 +237,8 @@ class VectorLineGame:
         self._start_rounds(games, deals, leaders)
 
     def _start_rounds(self, games: np.ndarray, deals: np.ndarray, leaders: np.ndarray) -> None:
+        """Deal ``deals`` (checked by ``permutations``) to ``games``, led by ``leaders``."""
         n, h = self.num_players, self.config.hand_size
-        if deals.shape != (games.size, self._n_tiles):
-            raise ValueError(f"deals must have shape ({games.size}, {self._n_tiles}), got {deals.shape}")
         self.deal[games] = deals
         dealt = self._tile_bits[deals[:, : self._dealt]].reshape(games.size, n, h, -1)
         self.hands[games] = np.bitwise_or.reduce(dealt, axis=2)
@@ -281,7 +280,8 @@ class VectorLineGame:
             self._new_matches(games[over])
         later = games[~over]
         if later.size:
-            self._start_rounds(later, self._dealer(later), (self.leader[later] + 1) % self.num_players)
+            deals = permutations(self._dealer(later), later.size, self._n_tiles)
+            self._start_rounds(later, deals, (self.leader[later] + 1) % self.num_players)
 
     def _rewards(self, points: np.ndarray, winner: np.ndarray, over: np.ndarray) -> np.ndarray:
         """``dominoes_v0``'s rewards for rounds that ended with ``points`` to side ``winner`` (-1: none)."""

@@ -51,7 +51,7 @@ from domino_env.rules.texas42 import (
     contract_outcome,
     declared_scheme,
 )
-from domino_env.vector.batch import Batch
+from domino_env.vector.batch import Batch, integer_array, permutations
 from domino_env.vector.line import Dealer
 
 NO_DECLARATION = PLAY - TRUMP  # scheme row used before the declaration (suits are the numbers)
@@ -151,16 +151,20 @@ class VectorTexas42Game:
 
     # ----- public API ------------------------------------------------------------------------
     def reset(self, deals: np.ndarray | None = None, shakers: np.ndarray | None = None) -> Batch:
-        """New episodes everywhere; ``deals`` ``(B, 28)`` (seat ``i`` gets columns ``7i..7i+6``) and
-        ``shakers`` ``(B,)`` fix the first hands (later ones come from the dealer)."""
+        """New episodes everywhere; ``deals`` ``(B, 28)`` (each row a permutation of the tile ids:
+        seat ``i`` gets columns ``7i..7i+6``) and ``shakers`` ``(B,)`` (seats) fix the first hands
+        (later ones come from the dealer). Bad deals or shakers raise ``ValueError``."""
+        if shakers is not None:
+            shakers = integer_array(shakers, "shakers", (self.num_envs,))
+            if ((shakers < 0) | (shakers >= SEATS)).any():
+                raise ValueError(f"shakers must be seats 0..{SEATS - 1}, got {shakers.tolist()}")
         self._new_episodes(self._ar, deals, shakers)
         return self._batch(np.zeros((self.num_envs, SEATS), np.float32), np.zeros(self.num_envs, bool))
 
     def step(self, actions: np.ndarray) -> Batch:
-        """Apply one action per game for its seat to act; finished episodes are reset."""
-        a = np.asarray(actions, dtype=np.int64)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
+        """Apply one action per game for its seat to act; finished episodes are reset. ``actions``
+        is an integer array ``(num_envs,)``; any other, or an illegal action, raises ``ValueError``."""
+        a = integer_array(actions, "actions", (self.num_envs,))
         ok = (a >= 0) & (a < NUM_ACTIONS)
         ok &= (self._legal >> np.where(ok, a, 0)) & 1 == 1
         if not ok.all():
@@ -288,12 +292,11 @@ class VectorTexas42Game:
         self, g: np.ndarray, deals: np.ndarray | None = None, shakers: np.ndarray | None = None
     ) -> None:
         self.marks[g] = 0
-        shakers = self._rng.integers(SEATS, size=g.size) if shakers is None else np.asarray(shakers)
-        self._start_hands(g, self._dealer(g) if deals is None else np.asarray(deals, np.int64), shakers)
+        shakers = self._rng.integers(SEATS, size=g.size) if shakers is None else shakers
+        self._start_hands(g, self._dealer(g) if deals is None else deals, shakers)
 
     def _start_hands(self, g: np.ndarray, deals: np.ndarray, shakers: np.ndarray) -> None:
-        if deals.shape != (g.size, NUM_TILES) or (np.sort(deals, axis=1) != np.arange(NUM_TILES)).any():
-            raise ValueError(f"deals must be {g.size} permutations of the tile ids 0..27, got {deals!r}")
+        deals = permutations(deals, g.size, NUM_TILES)
         self.hands[g] = self._tile_bits[deals].reshape(g.size, SEATS, HAND_SIZE).sum(axis=2)
         self.shaker[g] = shakers
         self.seat[g] = (shakers + 1) % SEATS
