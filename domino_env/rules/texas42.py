@@ -366,19 +366,16 @@ def contract_outcome(
     a trick only through the bidder). Before the last trick a result counts only with
     ``stop_when_decided``.
     """
-    (ours, theirs), point_bid = points, bid < variant.bid_marks_at
-    setting_tricks = _select(nello, tricks[0], tricks[1])  # tricks that set a mark bid
-    made = _select(point_bid, ours >= need, setting_tricks == 0)
-    settled = _select(point_bid, made | (theirs > variant.points_per_hand - need), setting_tricks > 0)
-    all_played = tricks[0] + tricks[1] == variant.num_tricks
+    (ours, theirs), (our_tricks, their_tricks) = points, tricks
+    point_bid, mark_bid = bid < variant.bid_marks_at, bid >= variant.bid_marks_at
+    # Operators only (no branch on a value), so arrays work elementwise: Nello is set by a trick
+    # of the bidding side, other mark bids by one of the other side.
+    setting_tricks = their_tricks + nello * (our_tricks - their_tricks)
+    reached, out_of_reach = ours >= need, theirs > variant.points_per_hand - need
+    made = (point_bid & reached) | (mark_bid & (setting_tricks == 0))
+    settled = (point_bid & (reached | out_of_reach)) | (mark_bid & (setting_tricks > 0))
+    all_played = our_tricks + their_tricks == variant.num_tricks
     return all_played | (stop_when_decided & settled), made
-
-
-def _select(condition: Any, if_true: Any, if_false: Any) -> Any:
-    """``if_true if condition else if_false``, elementwise when ``condition`` is an array."""
-    if isinstance(condition, np.ndarray):
-        return np.where(condition, if_true, if_false)
-    return if_true if condition else if_false
 
 
 @dataclass(frozen=True)
@@ -856,7 +853,7 @@ class Texas42Game:
         decided, made = contract_outcome(
             v,
             self.bid,
-            v.bid_value(self.bid),
+            self.high,  # the winning bid's value
             self.declaration == v.nello,
             (self.points[bt], self.points[1 - bt]),
             (self.tricks_won[bt], self.tricks_won[1 - bt]),

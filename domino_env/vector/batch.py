@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -46,6 +47,21 @@ def permutations(deals: object, num_games: int, num_tiles: int) -> np.ndarray:
             f"row {row} is {deals[row].tolist()}"
         )
     return deals
+
+
+def deal_rows(
+    games: np.ndarray,
+    given: object,
+    dealer: Callable[[np.ndarray], np.ndarray] | None,
+    rng: np.random.Generator,
+    num_tiles: int,
+) -> np.ndarray:
+    """Deals ``(k, num_tiles)`` for the ``k`` ``games`` starting a round or hand: ``given`` (a
+    ``reset``'s), else the ``dealer``'s, both checked by ``permutations``; without a dealer, a
+    seeded shuffle, valid by construction and so not checked (rounds start on most steps)."""
+    if given is None and dealer is None:
+        return rng.random((games.size, num_tiles)).argsort(axis=1)
+    return permutations(dealer(games) if given is None else given, games.size, num_tiles)
 
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -23,7 +23,7 @@ from domino_env.encoders.line_compact import compact_slots, scaled, slot_slices
 from domino_env.rewards import EPISODES, REWARDS, zero_sum
 from domino_env.rules.line import LineConfig, lead_rank
 from domino_env.tiles import tile_set
-from domino_env.vector.batch import Batch, integer_array, permutations
+from domino_env.vector.batch import Batch, deal_rows, integer_array
 
 Dealer = Callable[[np.ndarray], np.ndarray]
 """Given the ids of the games starting a round, return their deals: ``(k, T)`` permutations of the
@@ -97,7 +97,7 @@ class VectorLineGame:
         self.slots = compact_slots(cfg)
         self.obs_dim = self.slots[-1].start + self.slots[-1].length
         self._rng = np.random.default_rng(seed)
-        self._dealer: Dealer = dealer or self._shuffle
+        self._dealer = dealer
         self._n_tiles, self._n_numbers = t, cfg.max_pips + 1
         self._dealt = n * cfg.hand_size
         self._stock_end = t - cfg.draw_reserve if cfg.variant == "draw" else self._dealt
@@ -222,13 +222,10 @@ class VectorLineGame:
         return self._batch(rewards, done)
 
     # ----- rounds and matches ----------------------------------------------------------------
-    def _shuffle(self, games: np.ndarray) -> np.ndarray:
-        return self._rng.random((games.size, self._n_tiles)).argsort(axis=1)
-
     def _new_matches(self, games: np.ndarray, deals: np.ndarray | None = None) -> None:
         if self.config.target_score is not None:  # one-round episodes never score (see _end_rounds)
             self.scores[games] = 0
-        deals = permutations(self._dealer(games) if deals is None else deals, games.size, self._n_tiles)
+        deals = deal_rows(games, deals, self._dealer, self._rng, self._n_tiles)
         if self.config.first_leader == "random":
             leaders = self._rng.integers(self.num_players, size=games.size)
         else:
@@ -237,7 +234,7 @@ class VectorLineGame:
         self._start_rounds(games, deals, leaders)
 
     def _start_rounds(self, games: np.ndarray, deals: np.ndarray, leaders: np.ndarray) -> None:
-        """Deal ``deals`` (checked by ``permutations``) to ``games``, led by ``leaders``."""
+        """Deal ``deals`` (from ``deal_rows``) to ``games``, led by ``leaders``."""
         n, h = self.num_players, self.config.hand_size
         self.deal[games] = deals
         dealt = self._tile_bits[deals[:, : self._dealt]].reshape(games.size, n, h, -1)
@@ -280,7 +277,7 @@ class VectorLineGame:
             self._new_matches(games[over])
         later = games[~over]
         if later.size:
-            deals = permutations(self._dealer(later), later.size, self._n_tiles)
+            deals = deal_rows(later, None, self._dealer, self._rng, self._n_tiles)
             self._start_rounds(later, deals, (self.leader[later] + 1) % self.num_players)
 
     def _rewards(self, points: np.ndarray, winner: np.ndarray, over: np.ndarray) -> np.ndarray:

@@ -51,7 +51,7 @@ from domino_env.rules.texas42 import (
     contract_outcome,
     declared_scheme,
 )
-from domino_env.vector.batch import Batch, integer_array, permutations
+from domino_env.vector.batch import Batch, deal_rows, integer_array
 from domino_env.vector.line import Dealer
 
 NO_DECLARATION = PLAY - TRUMP  # scheme row used before the declaration (suits are the numbers)
@@ -100,7 +100,7 @@ class VectorTexas42Game:
         self.slots = compact_slots(cfg)
         self.obs_dim = self.slots[-1].start + self.slots[-1].length
         self._rng = np.random.default_rng(seed)
-        self._dealer: Dealer = dealer or self._shuffle
+        self._dealer = dealer
 
         # Tables. Scheme row k is declaration TRUMP + k; row NO_DECLARATION is the numbers.
         rows = [declared_scheme(TRUMP + k, cfg) for k in range(NO_DECLARATION)]
@@ -203,7 +203,7 @@ class VectorTexas42Game:
             self.seat[won] = declarer
         void = g[last & (bidder < 0)]  # four passes: a reshake inside the episode
         if void.size:
-            self._start_hands(void, self._dealer(void), (self.shaker[void] + 1) % SEATS)
+            self._start_hands(void, self._deals(void), (self.shaker[void] + 1) % SEATS)
 
     def _declare(self, g: np.ndarray, a: np.ndarray) -> None:
         self.declaration[g] = a
@@ -270,7 +270,7 @@ class VectorTexas42Game:
             self._new_episodes(g[over])
         later = g[~over]
         if later.size:
-            self._start_hands(later, self._dealer(later), (self.shaker[later] + 1) % SEATS)
+            self._start_hands(later, self._deals(later), (self.shaker[later] + 1) % SEATS)
 
     def _rewards(self, won: np.ndarray, m: np.ndarray, marks: np.ndarray, over: np.ndarray) -> np.ndarray:
         """``texas42_v0``'s rewards for hands whose ``m`` marks went to team ``won``, as its
@@ -285,18 +285,17 @@ class VectorTexas42Game:
         return zero_sum(team_values, self._sides).astype(np.float32)
 
     # ----- deals -----------------------------------------------------------------------------
-    def _shuffle(self, games: np.ndarray) -> np.ndarray:
-        return self._rng.random((games.size, NUM_TILES)).argsort(axis=1)
-
     def _new_episodes(
         self, g: np.ndarray, deals: np.ndarray | None = None, shakers: np.ndarray | None = None
     ) -> None:
         self.marks[g] = 0
         shakers = self._rng.integers(SEATS, size=g.size) if shakers is None else shakers
-        self._start_hands(g, self._dealer(g) if deals is None else deals, shakers)
+        self._start_hands(g, self._deals(g, deals), shakers)
+
+    def _deals(self, g: np.ndarray, given: np.ndarray | None = None) -> np.ndarray:
+        return deal_rows(g, given, self._dealer, self._rng, NUM_TILES)
 
     def _start_hands(self, g: np.ndarray, deals: np.ndarray, shakers: np.ndarray) -> None:
-        deals = permutations(deals, g.size, NUM_TILES)
         self.hands[g] = self._tile_bits[deals].reshape(g.size, SEATS, HAND_SIZE).sum(axis=2)
         self.shaker[g] = shakers
         self.seat[g] = (shakers + 1) % SEATS

@@ -5,7 +5,7 @@ Bad inputs tried:
 
 - ``reset(deals=...)``: every hand the same tile (``np.zeros``), a tile dealt twice, a negative id,
   an id past the last tile, float ids (even whole-valued ones), bool and string arrays, the wrong
-  shape (both engines; Texas 42 also a custom ``dealer`` returning floats).
+  shape; a custom ``dealer`` returning floats or repeated tiles (both engines).
 - ``reset(shakers=...)`` (Texas 42): a seat past the last, a negative seat, floats, the wrong shape.
 - ``step(actions)``: a float array (``legal + 0.7``, which a cast would truncate to ``legal``),
   whole-valued floats, strings, bools, objects, a plain list of floats, the wrong shape, an id out
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from domino_env.vector import VectorLineGame, VectorTexas42Game
+from domino_env.vector import VectorLineGame, VectorTexas42Game, sample_legal
 
 ENGINES = [VectorLineGame, VectorTexas42Game]
 NUM_TILES = 28  # both engines' default set (double-six)
@@ -80,10 +80,29 @@ def test_deal_errors_name_the_bad_row() -> None:
         VectorLineGame(3, seed=0).reset(deals=deals + 0.5)
 
 
-def test_a_dealer_returning_floats_is_refused() -> None:
-    vec = VectorTexas42Game(2, seed=0, dealer=lambda games: _deals(games.size).astype(np.float64))
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__name__)
+def test_a_dealer_returning_bad_deals_is_refused(engine) -> None:
+    vec = engine(2, seed=0, dealer=lambda games: _deals(games.size).astype(np.float64))
     with pytest.raises(ValueError, match="deals must be an integer array"):
         vec.reset()
+    vec = engine(2, seed=0, dealer=lambda games: np.zeros((games.size, NUM_TILES), np.int64))
+    with pytest.raises(ValueError, match="deals must be permutations"):
+        vec.reset()
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__name__)
+def test_a_dealer_is_checked_on_every_later_deal_too(engine) -> None:
+    calls = []
+
+    def dealer(games: np.ndarray) -> np.ndarray:  # good deals for the first episodes, then one tile
+        calls.append(games.size)
+        return _deals(games.size) if len(calls) == 1 else np.zeros((games.size, NUM_TILES), np.int64)
+
+    vec = engine(4, seed=0, dealer=dealer)
+    batch, rng = vec.reset(), np.random.default_rng(0)
+    with pytest.raises(ValueError, match="deals must be permutations"):
+        for _ in range(200):
+            batch = vec.step(sample_legal(batch.mask, rng))
 
 
 @pytest.mark.parametrize("shakers", [[0, 4], [-1, 0], np.array([0.0, 1.0]), [0], [True, False]])
