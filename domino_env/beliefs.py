@@ -52,12 +52,11 @@ from typing import Any
 import numpy as np
 
 from domino_env.rules import texas42 as t42
-from domino_env.rules.line import LineGame, LineView
+from domino_env.rules.line import LineGame, LineView, highest_double_holder
 from domino_env.rules.texas42 import Texas42Game, Texas42View
-from domino_env.tiles import TileSet, iter_bits
+from domino_env.tiles import iter_bits
 
 MAX_TRIES = 10_000  # rejection rounds before giving up: real views are accepted within a few
-PLUNGE_DOUBLES = 4  # RULES.md 3.6: a Plunge bidder holds at least four doubles
 
 Deal = dict[str, Any]
 
@@ -266,11 +265,6 @@ def _line_histories(view: LineView) -> list[_SeatHistory]:
     return seats
 
 
-def _leader_rank(ts: TileSet, t: int) -> tuple[bool, int, int]:
-    """The first-leader order of RULES.md 2.1 (``LineGame._first_leader``): doubles, pips, high end."""
-    return ts.low[t] == ts.high[t], ts.pips[t], ts.high[t]
-
-
 def _sample_line(view: LineView, rng: np.random.Generator) -> Deal:
     cfg, ts, n = view.config, view.config.tiles, view.config.num_players
     histories = _line_histories(view)
@@ -291,8 +285,9 @@ def _sample_line(view: LineView, rng: np.random.Generator) -> Deal:
                 break
             starts.append(start)
         else:
-            if check_leader and not _leader_holds_top(ts, [hands[s] | _played(view, s) for s in range(n)],
-                                                      view.leader):
+            if check_leader and view.leader != highest_double_holder(
+                ts, [hands[s] | _played(view, s) for s in range(n)]
+            ):
                 continue
             stock = _draw_order(view, [drawn for _dealt, drawn in starts]) + rest
             return {"hands": [dealt for dealt, _drawn in starts],
@@ -302,11 +297,6 @@ def _sample_line(view: LineView, rng: np.random.Generator) -> Deal:
 
 def _played(view: LineView, seat: int) -> int:
     return sum(1 << t for t, s, _side in view.line if s == seat)
-
-
-def _leader_holds_top(ts: TileSet, dealt: list[int], leader: int) -> bool:
-    top = max(iter_bits(sum(dealt)), key=lambda t: _leader_rank(ts, t))
-    return bool(dealt[leader] >> top & 1)
 
 
 def _draw_order(view: LineView, drawn: list[list[int]]) -> list[int]:
@@ -337,7 +327,7 @@ def _sample_texas42(view: Texas42View, rng: np.random.Generator) -> Deal:
     plunger = next((s for s, b in enumerate(view.bids) if b >= v.bid_plunge), view.seat)
     if plunger != view.seat:
         dealt_doubles = (view.played_by[plunger] & v.doubles_mask).bit_count()
-        at_least = (plunger, v.doubles_mask, max(0, PLUNGE_DOUBLES - dealt_doubles))
+        at_least = (plunger, v.doubles_mask, max(0, t42.PLUNGE_DOUBLES - dealt_doubles))
     # Texas 88: the leftover bin is the kitty while bidding, then the discards this seat did not see
     # (never count tiles: RULES.md 3.8).
     discarding = view.phase != t42.BID and v.kitty_size > 0

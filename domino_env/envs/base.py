@@ -82,7 +82,9 @@ class DominoAECEnv(AECEnv):
         or ``None`` when they are all zero (most steps: ``step`` then skips rebuilding rewards)."""
         raise NotImplementedError
 
-    def _penalty_rewards(self, offender: int) -> np.ndarray:
+    def _penalty_rewards(self, offender: int, error: IllegalActionError) -> np.ndarray:
+        """Rewards when ``offender``'s illegal move ends the episode: ``-illegal_penalty`` to it.
+        ``error`` is what the engine raised, for rules that price some illegal moves themselves."""
         rewards = np.zeros(len(self.possible_agents))
         rewards[offender] = -self.illegal_penalty
         return rewards
@@ -140,10 +142,10 @@ class DominoAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         try:
             step_rewards = self._apply(self._check_action(action))
-        except IllegalActionError:
+        except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
-            step_rewards = self._penalty_rewards(seat)
+            step_rewards = self._penalty_rewards(seat, error)
             self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
                 self.infos[a] = {"illegal_action": True, "offender": seat}

@@ -120,7 +120,7 @@ from domino_env.envs.base import DominoAECEnv
 from domino_env.rewards import TEXAS42_REWARDS as REWARDS
 from domino_env.rewards import zero_sum
 from domino_env.rules.errors import IllegalActionError
-from domino_env.rules.texas42 import NUM_ACTIONS, PLAY, PLAY_PHASE, Texas42Config, Texas42Game, bid_marks
+from domino_env.rules.texas42 import RenegeError, Texas42Config, Texas42Game
 
 
 class raw_env(DominoAECEnv):
@@ -169,7 +169,6 @@ class raw_env(DominoAECEnv):
         self.encoder = get_encoder("texas42", observation_encoder)
         self._hands_reported = 0
         self._reported = False  # the infos hold a hand's result (cleared on the next step)
-        self._renege = False
         super().__init__(
             num_players=self.config.num_players,
             num_actions=self.config.num_actions,
@@ -202,16 +201,7 @@ class raw_env(DominoAECEnv):
     def _apply(self, action: int) -> list[float] | None:
         game = self.game
         scored = game.hands_scored
-        try:
-            game.apply(action)
-        except IllegalActionError:
-            self._renege = (
-                self.config.preset == "n42pa"
-                and game.phase == PLAY_PHASE
-                and PLAY <= action < NUM_ACTIONS
-                and bool(game.hands[game.to_act] >> (action - PLAY) & 1)
-            )
-            raise
+        game.apply(action)
         if game.hands_scored == scored:
             return None
         if self.reward_mode == "win_loss":
@@ -219,24 +209,23 @@ class raw_env(DominoAECEnv):
                 return None
             top = max(game.marks)
             return zero_sum([float(m == top) for m in game.marks], self._sides)
-        hand_marks = game.last_result["hand_marks"]  # by seat; side k holds seat k
+        return self._hand_rewards(game.last_result["hand_marks"])
+
+    def _hand_rewards(self, hand_marks: list[int]) -> list[float] | list[int]:
+        """``marks`` and ``zero_sum`` rewards of a hand that gave ``hand_marks`` (by seat; side k
+        holds seat k)."""
         if self.reward_mode == "marks":
             return hand_marks
-        return zero_sum(hand_marks[: len(game.marks)], self._sides)
+        return zero_sum(hand_marks[: len(self.game.marks)], self._sides)
 
-    def _team_rewards(self, team: int, win: float, lose: float) -> list[float]:
-        return [win if seat % 2 == team else lose for seat in range(self.config.num_players)]
-
-    def _penalty_rewards(self, offender: int) -> list[float]:
-        """A renege under n42pa loses the hand for the offender's team; else the base penalty."""
-        if not self._renege:
-            return super()._penalty_rewards(offender)
-        self._renege = False
-        winners = 1 - offender % 2
+    def _penalty_rewards(self, offender: int, error: IllegalActionError) -> list[float] | list[int]:
+        """A renege the rules price (``RenegeError``: n42pa) pays as the hand it forfeits, the
+        episode won by the side it gives the marks to; any other illegal move the base penalty."""
+        if not isinstance(error, RenegeError):
+            return super()._penalty_rewards(offender, error)
         if self.reward_mode == "win_loss":
-            return self._team_rewards(winners, 1.0, -1.0)
-        m = float(bid_marks(self.game.bid))
-        return self._team_rewards(winners, m, -m if self.reward_mode == "zero_sum" else 0.0)
+            return zero_sum([float(m > 0) for m in error.hand_marks[: len(self.game.marks)]], self._sides)
+        return self._hand_rewards(error.hand_marks)
 
     def _infos(self) -> list[dict] | None:
         """A hand's result for one step; ``None`` while the infos stay empty."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
@@ -242,6 +242,20 @@ def _spread(mask: int) -> int:
     return out
 
 
+def lead_rank(tiles: TileSet, t: int) -> int:
+    """Tile ``t``'s place in the first-leader order of RULES.md 2.1 (``first_leader="highest_double"``):
+    doubles above other tiles, then more pips, then the higher half. Distinct tiles rank differently,
+    so one tile of a deal is the top; an integer so a batched engine can keep it as an array."""
+    return tiles.is_double(t) * 10_000 + tiles.pips[t] * 100 + tiles.high[t]
+
+
+def highest_double_holder(tiles: TileSet, hands: Sequence[int]) -> int:
+    """The seat whose hand (a bit set) holds the deal's top tile by ``lead_rank``: it leads first
+    under ``first_leader="highest_double"`` (the highest double, else the heaviest tile)."""
+    best = max((t for h in hands for t in iter_bits(h)), key=lambda t: lead_rank(tiles, t))
+    return next(s for s, h in enumerate(hands) if h >> best & 1)
+
+
 class LineGame:
     """A Block or Draw match (one or more rounds) between ``num_players`` seats."""
 
@@ -322,13 +336,7 @@ class LineGame:
         """RULES.md 2.1: by lot, or the holder of the highest double (else the heaviest tile)."""
         if self.config.first_leader == "random":
             return int(self.rng.integers(self.num_players))
-        ts = self.tiles
-
-        def rank(t: int) -> tuple[int, int, int]:
-            return (ts.low[t] == ts.high[t], ts.pips[t], ts.high[t])
-
-        best = max((t for h in self.hands for t in iter_bits(h)), key=rank)
-        return next(s for s, h in enumerate(self.hands) if h >> best & 1)
+        return highest_double_holder(self.tiles, self.hands)
 
     def _start_round(self, hands: list[list[int]], stock: list[int], leader: int | None) -> None:
         self.hands = [sum([1 << t for t in h]) for h in hands]

@@ -59,6 +59,7 @@ CANONICAL_TILES = DOUBLE_SIX.num_tiles  # 28
 MAX_MARKS = 7  # mark bids 1m..7m (the seed's ceiling)
 MIN_PLUNGE = 4
 NUM_PLUNGE_BIDS = MAX_MARKS - MIN_PLUNGE + 1
+PLUNGE_DOUBLES = 4  # RULES.md 3.6: only a hand holding four doubles or more may bid Plunge
 
 # Phases of a hand (ids kept from before Texas 88 added its discard phase).
 BID, DECLARE, PLAY_PHASE, DONE, DISCARD_PHASE = 0, 1, 2, 3, 4
@@ -73,6 +74,18 @@ FOLLOW_ME_DOUBLES = ("high", "own_suit")
 NELLO_DOUBLES = ("high", "low", "own_suit")
 EPISODES = ("hand", "game")
 NUM_PLAYERS = (3, 4)  # 42; Texas 88 (6) comes with its preset
+
+
+class RenegeError(IllegalActionError):
+    """A renege under rules where it loses the hand (``Texas42Config.renege_loses_hand``).
+
+    ``offender`` is the seat that reneged; ``hand_marks`` is, by seat, what the forfeited hand gives
+    (as ``last_result["hand_marks"]``): the contract's marks to every seat of the other side."""
+
+    def __init__(self, message: str, offender: int, hand_marks: list[int]):
+        super().__init__(message)
+        self.offender = offender
+        self.hand_marks = hand_marks
 
 
 @dataclass(frozen=True)
@@ -333,6 +346,38 @@ def declared_scheme(action: int, config: Texas42Config) -> Scheme:
     return config.variant.scheme(action, config)
 
 
+def contract_outcome(
+    variant: Variant,
+    bid: Any,
+    need: Any,
+    nello: Any,
+    points: tuple[Any, Any],
+    tricks: tuple[Any, Any],
+    stop_when_decided: bool,
+) -> tuple[Any, Any]:
+    """``(decided, made)`` of a contract after a trick (RULES.md 3.5), for one hand (Python ints
+    and bools) or a batch of hands (numpy arrays, elementwise) alike, so the engine and the batched
+    engine share this one rule. ``made`` means something only where ``decided``.
+
+    ``bid``: the winning bid's action id, ``need`` its ``bid_value``; ``nello``: Nello was declared;
+    ``points`` and ``tricks``: this hand's, (bidding side's, other side's). A point bid is made on
+    reaching ``need`` points and set once the other side holds more than the rest; mark bids,
+    Plunge and Sevens need every trick, Nello none (the partner sits out, so the bidding side takes
+    a trick only through the bidder). Before the last trick a result counts only with
+    ``stop_when_decided``.
+    """
+    (ours, theirs), (our_tricks, their_tricks) = points, tricks
+    point_bid, mark_bid = bid < variant.bid_marks_at, bid >= variant.bid_marks_at
+    # Operators only (no branch on a value), so arrays work elementwise: Nello is set by a trick
+    # of the bidding side, other mark bids by one of the other side.
+    setting_tricks = their_tricks + nello * (our_tricks - their_tricks)
+    reached, out_of_reach = ours >= need, theirs > variant.points_per_hand - need
+    made = (point_bid & reached) | (mark_bid & (setting_tricks == 0))
+    settled = (point_bid & (reached | out_of_reach)) | (mark_bid & (setting_tricks > 0))
+    all_played = our_tricks + their_tricks == variant.num_tricks
+    return all_played | (stop_when_decided & settled), made
+
+
 @dataclass(frozen=True)
 class Texas42Config:
     """Rule options (RULES.md 3.1, 3.7, 3.8). Build with ``Texas42Config.make(preset, **options)``.
@@ -438,6 +483,13 @@ class Texas42Config:
     @property
     def forced_bid(self) -> bool:
         return self.all_pass == "forced"
+
+    @property
+    def renege_loses_hand(self) -> bool:
+        """Whether a renege (a held tile that does not follow suit) loses the hand for the offender's
+        side (n42pa, tournament rules): the engine then raises ``RenegeError``, which says what the
+        forfeited hand gives, and an environment that penalizes illegal moves pays it."""
+        return self.preset == "n42pa"
 
     @property
     def num_actions(self) -> int:
@@ -646,7 +698,7 @@ class Texas42Game:
             mask = v.bids_over[self.high]
             if not (self.config.forced_bid and seat == self.shaker and self.high == 0):
                 mask |= 1 << PASS
-            if self.config.plunge and (self.hands[seat] & v.doubles_mask).bit_count() >= 4:
+            if self.config.plunge and (self.hands[seat] & v.doubles_mask).bit_count() >= PLUNGE_DOUBLES:
                 mask |= v.plunges_over[self.high]
             return mask
         if phase == DECLARE:
@@ -679,7 +731,7 @@ class Texas42Game:
         """Play ``action`` for the seat to act; an illegal one raises and changes nothing."""
         legal = isinstance(action, int) and 0 <= action < self.num_actions and self.legal_mask() >> action & 1
         if not legal:
-            raise IllegalActionError(self._illegal_message(action))
+            raise self._illegal_error(action)
         self.last_result = None
         self.history.append(action)
         phase = self.phase
@@ -705,6 +757,25 @@ class Texas42Game:
         if isinstance(action, int) and 0 <= action < self.num_actions:
             return repr(self.action_to_text(action))
         return f"{action!r} (action ids run 0..{self.num_actions - 1})"
+
+    def _illegal_error(self, action: Any) -> IllegalActionError:
+        """What an illegal ``action`` raises: a ``RenegeError`` when it is a renege (a play of a tile
+        the seat holds that does not follow suit) under rules where a renege loses the hand, with the
+        marks the forfeited hand gives (``config.renege_loses_hand``; docs/decisions.md)."""
+        message = self._illegal_message(action)
+        reneges = (
+            self.config.renege_loses_hand
+            and self.phase == PLAY_PHASE
+            and isinstance(action, (int, np.integer))
+            and not isinstance(action, (bool, np.bool_))
+            and self._play_at <= action < self._play_at + self.variant.num_tiles
+            and self.hands[self.to_act] >> int(action - self._play_at) & 1
+        )
+        if not reneges:
+            return IllegalActionError(message)
+        offender_side, marks = self.sides[self.to_act], self.variant.bid_marks(self.bid)
+        hand_marks = [0 if side == offender_side else marks for side in self.sides]
+        return RenegeError(message, self.to_act, hand_marks)
 
     # ----- phases -------------------------------------------------------------------------------
     def _bid(self, action: int) -> None:
@@ -777,26 +848,18 @@ class Texas42Game:
             self._score(made)
 
     def _decided(self) -> bool | None:
-        """True/False once the contract is made/set (early only with ``stop_when_decided``)."""
-        v = self.variant
-        bt = self.sides[self.bidder]
-        all_played = len(self.tricks) == v.num_tricks
-        early = self.config.stop_when_decided
-        if self.bid < v.bid_marks_at:  # a point bid: reach the bid in points
-            need = v.bid_value(self.bid)
-            if all_played:
-                return self.points[bt] >= need
-            if early and self.points[bt] >= need:
-                return True
-            if early and self.points[1 - bt] > v.points_per_hand - need:
-                return False
-            return None
-        # Mark bids, Plunge and Sevens need every trick; Nello needs none (the partner sits out,
-        # so the bidding side takes a trick only through the bidder).
-        set_ = self.tricks_won[bt] > 0 if self.declaration == v.nello else self.tricks_won[1 - bt] > 0
-        if all_played or (early and set_):
-            return not set_
-        return None
+        """True/False once the contract is made/set (``contract_outcome``), else None."""
+        v, bt = self.variant, self.sides[self.bidder]
+        decided, made = contract_outcome(
+            v,
+            self.bid,
+            self.high,  # the winning bid's value
+            self.declaration == v.nello,
+            (self.points[bt], self.points[1 - bt]),
+            (self.tricks_won[bt], self.tricks_won[1 - bt]),
+            self.config.stop_when_decided,
+        )
+        return made if decided else None
 
     def _score(self, made: bool) -> None:
         """The winning side's seats each score the bid's marks: a team's, or with three players the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -19,6 +20,48 @@ class Batch(NamedTuple):
     mask: np.ndarray  # (B, num_actions) bool, its legal actions
     rewards: np.ndarray  # (B, num_players) float32, every seat's reward for the step just taken
     done: np.ndarray  # (B,) bool
+
+
+def integer_array(values: object, what: str, shape: tuple[int, ...]) -> np.ndarray:
+    """``values`` as an int64 array of ``shape``, or a ``ValueError`` naming ``what`` was wrong.
+
+    Only integer dtypes pass: a cast would truncate floats (``legal + 0.7`` would play ``legal``),
+    parse strings and read bools as 0/1. One dtype test, no per-element work: cheap on every step."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "iu":  # bool is "b", floats "f", strings "U"/"S", objects "O"
+        raise ValueError(f"{what} must be an integer array, got dtype {array.dtype}")
+    if array.shape != shape:
+        raise ValueError(f"{what} must have shape {shape}, got {array.shape}")
+    return array.astype(np.int64, copy=False)
+
+
+def permutations(deals: object, num_games: int, num_tiles: int) -> np.ndarray:
+    """``deals`` checked as ``num_games`` permutations of the tile ids ``0..num_tiles-1`` (one a
+    row: every tile dealt exactly once), as int64; a ``ValueError`` names the first bad row."""
+    deals = integer_array(deals, "deals", (num_games, num_tiles))
+    bad = (np.sort(deals, axis=1) != np.arange(num_tiles)).any(axis=1)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"deals must be permutations of the tile ids 0..{num_tiles - 1} (each exactly once); "
+            f"row {row} is {deals[row].tolist()}"
+        )
+    return deals
+
+
+def deal_rows(
+    games: np.ndarray,
+    given: object,
+    dealer: Callable[[np.ndarray], np.ndarray] | None,
+    rng: np.random.Generator,
+    num_tiles: int,
+) -> np.ndarray:
+    """Deals ``(k, num_tiles)`` for the ``k`` ``games`` starting a round or hand: ``given`` (a
+    ``reset``'s), else the ``dealer``'s, both checked by ``permutations``; without a dealer, a
+    seeded shuffle, valid by construction and so not checked (rounds start on most steps)."""
+    if given is None and dealer is None:
+        return rng.random((games.size, num_tiles)).argsort(axis=1)
+    return permutations(dealer(games) if given is None else given, games.size, num_tiles)
 
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -22,9 +22,9 @@ import numpy as np
 from domino_env.encoders.base import scaled
 from domino_env.encoders.line_compact import compact_slots, slot_slices
 from domino_env.rewards import EPISODES, REWARDS, zero_sum
-from domino_env.rules.line import LineConfig
+from domino_env.rules.line import LineConfig, lead_rank
 from domino_env.tiles import tile_set
-from domino_env.vector.batch import Batch
+from domino_env.vector.batch import Batch, deal_rows, integer_array
 
 Dealer = Callable[[np.ndarray], np.ndarray]
 """Given the ids of the games starting a round, return their deals: ``(k, T)`` permutations of the
@@ -98,7 +98,7 @@ class VectorLineGame:
         self.slots = compact_slots(cfg)
         self.obs_dim = self.slots[-1].start + self.slots[-1].length
         self._rng = np.random.default_rng(seed)
-        self._dealer: Dealer = dealer or self._shuffle
+        self._dealer = dealer
         self._n_tiles, self._n_numbers = t, cfg.max_pips + 1
         self._dealt = n * cfg.hand_size
         self._stock_end = t - cfg.draw_reserve if cfg.variant == "draw" else self._dealt
@@ -123,10 +123,7 @@ class VectorLineGame:
         ])
         self._low = np.array(ts.low + (0,), dtype=np.int64)
         self._high = np.array(ts.high + (0,), dtype=np.int64)
-        # Lead rank for "highest double, else heaviest tile (ties by the higher high end)".
-        self._lead_rank = np.array(
-            [ts.is_double(i) * 10**4 + ts.pips[i] * 100 + ts.high[i] for i in range(t)]
-        )
+        self._lead_rank = np.array([lead_rank(ts, i) for i in range(t)])  # first_leader="highest_double"
         self._side = np.arange(n) % 2 if cfg.teams else np.arange(n)
         # _rotation[me, j] = (me + j) % n, the seat j places to the left of seat me.
         self._rotation = (np.arange(n)[:, None] + np.arange(n)) % n
@@ -158,16 +155,16 @@ class VectorLineGame:
 
     # ----- public API ------------------------------------------------------------------------
     def reset(self, deals: np.ndarray | None = None) -> Batch:
-        """Start a new episode in every game; ``deals`` (``(B, T)``) fixes the first round's deals."""
+        """Start a new episode in every game; ``deals`` (``(B, T)`` integers, each row a permutation
+        of the tile ids) fixes the first round's deals. Bad deals raise ``ValueError``."""
         self._new_matches(self._ar, deals)
         no_rewards = np.zeros((self.num_envs, self.num_players), np.float32)
         return self._batch(no_rewards, np.zeros(self.num_envs, bool))
 
     def step(self, actions: np.ndarray) -> Batch:
-        """Apply one action per game for its seat to act; finished games are reset."""
-        a = np.asarray(actions, dtype=np.int64)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
+        """Apply one action per game for its seat to act; finished games are reset. ``actions`` is
+        an integer array ``(num_envs,)``; any other, or an illegal action, raises ``ValueError``."""
+        a = integer_array(actions, "actions", (self.num_envs,))
         # One flat gather; "clip" keeps out-of-range ids inside the array, and the range test refuses them.
         ok = self._mask.reshape(-1).take(self._row_mask + a, mode="clip") & (a >= 0) & (a < self.num_actions)
         if not ok.all():
@@ -226,13 +223,10 @@ class VectorLineGame:
         return self._batch(rewards, done)
 
     # ----- rounds and matches ----------------------------------------------------------------
-    def _shuffle(self, games: np.ndarray) -> np.ndarray:
-        return self._rng.random((games.size, self._n_tiles)).argsort(axis=1)
-
     def _new_matches(self, games: np.ndarray, deals: np.ndarray | None = None) -> None:
         if self.config.target_score is not None:  # one-round episodes never score (see _end_rounds)
             self.scores[games] = 0
-        deals = self._dealer(games) if deals is None else np.asarray(deals, dtype=np.int64)
+        deals = deal_rows(games, deals, self._dealer, self._rng, self._n_tiles)
         if self.config.first_leader == "random":
             leaders = self._rng.integers(self.num_players, size=games.size)
         else:
@@ -241,9 +235,8 @@ class VectorLineGame:
         self._start_rounds(games, deals, leaders)
 
     def _start_rounds(self, games: np.ndarray, deals: np.ndarray, leaders: np.ndarray) -> None:
+        """Deal ``deals`` (from ``deal_rows``) to ``games``, led by ``leaders``."""
         n, h = self.num_players, self.config.hand_size
-        if deals.shape != (games.size, self._n_tiles):
-            raise ValueError(f"deals must have shape ({games.size}, {self._n_tiles}), got {deals.shape}")
         self.deal[games] = deals
         dealt = self._tile_bits[deals[:, : self._dealt]].reshape(games.size, n, h, -1)
         self.hands[games] = np.bitwise_or.reduce(dealt, axis=2)
@@ -285,7 +278,8 @@ class VectorLineGame:
             self._new_matches(games[over])
         later = games[~over]
         if later.size:
-            self._start_rounds(later, self._dealer(later), (self.leader[later] + 1) % self.num_players)
+            deals = deal_rows(later, None, self._dealer, self._rng, self._n_tiles)
+            self._start_rounds(later, deals, (self.leader[later] + 1) % self.num_players)
 
     def _rewards(self, points: np.ndarray, winner: np.ndarray, over: np.ndarray) -> np.ndarray:
         """``dominoes_v0``'s rewards for rounds that ended with ``points`` to side ``winner`` (-1: none)."""

@@ -18,6 +18,7 @@ import numpy as np
 from domino_env.encoders.base import scaled
 from domino_env.encoders.texas42_compact import compact_slots, slot_slices, suits_in_force
 from domino_env.rewards import TEXAS42_REWARDS as REWARDS
+from domino_env.rewards import zero_sum
 from domino_env.rules.texas42 import (
     BID,
     BID_MARKS,
@@ -34,6 +35,7 @@ from domino_env.rules.texas42 import (
     PASS,
     PLAY,
     PLAY_PHASE,
+    PLUNGE_DOUBLES,
     PLUNGES_OVER,
     POINTS_PER_HAND,
     SEATS,
@@ -46,9 +48,10 @@ from domino_env.rules.texas42 import (
     Texas42Config,
     bid_marks,
     bid_value,
+    contract_outcome,
     declared_scheme,
 )
-from domino_env.vector.batch import Batch
+from domino_env.vector.batch import Batch, deal_rows, integer_array
 from domino_env.vector.line import Dealer
 
 NO_DECLARATION = PLAY - TRUMP  # scheme row used before the declaration (suits are the numbers)
@@ -97,7 +100,7 @@ class VectorTexas42Game:
         self.slots = compact_slots(cfg)
         self.obs_dim = self.slots[-1].start + self.slots[-1].length
         self._rng = np.random.default_rng(seed)
-        self._dealer: Dealer = dealer or self._shuffle
+        self._dealer = dealer
 
         # Tables. Scheme row k is declaration TRUMP + k; row NO_DECLARATION is the numbers.
         rows = [declared_scheme(TRUMP + k, cfg) for k in range(NO_DECLARATION)]
@@ -123,6 +126,7 @@ class VectorTexas42Game:
         trumps = sum(1 << a for a in range(TRUMP, TRUMP_FOLLOWME + 1))
         contracts = (1 << NELLO) * (cfg.nello is not None) | (1 << SEVENS) * cfg.sevens
         self._declare_masks = np.array([trumps, trumps | contracts], np.int64)
+        self._sides = np.array([cfg.side_of(s) for s in range(SEATS)])  # the teams, as texas42_v0's
         self._rotation = (np.arange(SEATS)[:, None] + np.arange(SEATS)) % SEATS  # [me, r] = (me + r) % 4
         self._void_shifts = np.arange(SEATS - 1, dtype=np.int64) * NUM_SUITS
 
@@ -142,21 +146,25 @@ class VectorTexas42Game:
         self.played, self.phase, self.seat, self.shaker = zeros(), zeros(), zeros(), zeros()
         self.bid, self.bidder, self.declarer, self.declaration = zeros(), zeros(), zeros(), zeros()
         self.sitting_out, self.scheme, self.trick_len, self.leader = zeros(), zeros(), zeros(), zeros()
-        self.led, self.best_power, self.best_seat, self.tricks_done = zeros(), zeros(), zeros(), zeros()
+        self.led, self.best_power, self.best_seat = zeros(), zeros(), zeros()
         self._legal = zeros()
 
     # ----- public API ------------------------------------------------------------------------
     def reset(self, deals: np.ndarray | None = None, shakers: np.ndarray | None = None) -> Batch:
-        """New episodes everywhere; ``deals`` ``(B, 28)`` (seat ``i`` gets columns ``7i..7i+6``) and
-        ``shakers`` ``(B,)`` fix the first hands (later ones come from the dealer)."""
+        """New episodes everywhere; ``deals`` ``(B, 28)`` (each row a permutation of the tile ids:
+        seat ``i`` gets columns ``7i..7i+6``) and ``shakers`` ``(B,)`` (seats) fix the first hands
+        (later ones come from the dealer). Bad deals or shakers raise ``ValueError``."""
+        if shakers is not None:
+            shakers = integer_array(shakers, "shakers", (self.num_envs,))
+            if ((shakers < 0) | (shakers >= SEATS)).any():
+                raise ValueError(f"shakers must be seats 0..{SEATS - 1}, got {shakers.tolist()}")
         self._new_episodes(self._ar, deals, shakers)
         return self._batch(np.zeros((self.num_envs, SEATS), np.float32), np.zeros(self.num_envs, bool))
 
     def step(self, actions: np.ndarray) -> Batch:
-        """Apply one action per game for its seat to act; finished episodes are reset."""
-        a = np.asarray(actions, dtype=np.int64)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
+        """Apply one action per game for its seat to act; finished episodes are reset. ``actions``
+        is an integer array ``(num_envs,)``; any other, or an illegal action, raises ``ValueError``."""
+        a = integer_array(actions, "actions", (self.num_envs,))
         ok = (a >= 0) & (a < NUM_ACTIONS)
         ok &= (self._legal >> np.where(ok, a, 0)) & 1 == 1
         if not ok.all():
@@ -195,7 +203,7 @@ class VectorTexas42Game:
             self.seat[won] = declarer
         void = g[last & (bidder < 0)]  # four passes: a reshake inside the episode
         if void.size:
-            self._start_hands(void, self._dealer(void), (self.shaker[void] + 1) % SEATS)
+            self._start_hands(void, self._deals(void), (self.shaker[void] + 1) % SEATS)
 
     def _declare(self, g: np.ndarray, a: np.ndarray) -> None:
         self.declaration[g] = a
@@ -234,21 +242,18 @@ class VectorTexas42Game:
         team = self.best_seat[g] & 1
         self.points[g, team] += 1 + self._count[self.trick[g]].sum(axis=1)
         self.tricks_won[g, team] += 1
-        self.tricks_done[g] += 1
         self.trick[g] = -1
         self.best_power[g] = -2
-        # Is the contract decided (rules.texas42.Texas42Game._decided, batched)?
         bid, bt = self.bid[g], self.bidder[g] & 1
-        ours, theirs = self.points[g, bt], self.points[g, 1 - bt]
-        all_played = self.tricks_done[g] == HAND_SIZE
-        early = self.config.stop_when_decided
-        need = self._bid_value[bid]
-        point_bid = bid < BID_MARKS
-        nello = self.declaration[g] == NELLO
-        lost = np.where(nello, self.tricks_won[g, bt], self.tricks_won[g, 1 - bt]) > 0
-        made = np.where(point_bid, ours >= need, ~lost)
-        settled = np.where(point_bid, (ours >= need) | (theirs > POINTS_PER_HAND - need), lost)
-        decided = all_played | (early & settled)
+        decided, made = contract_outcome(
+            self.config.variant,
+            bid,
+            self._bid_value[bid],
+            self.declaration[g] == NELLO,
+            (self.points[g, bt], self.points[g, 1 - bt]),
+            (self.tricks_won[g, bt], self.tricks_won[g, 1 - bt]),
+            self.config.stop_when_decided,
+        )
         if decided.any():
             self._score(g[decided], made[decided], rewards, done)
 
@@ -257,42 +262,46 @@ class VectorTexas42Game:
         won = np.where(made, self.bidder[g] & 1, 1 - (self.bidder[g] & 1))
         m = self._bid_marks[self.bid[g]]
         self.marks[g, won] += m
-        over = (self.marks[g].max(axis=1) >= self.config.target_marks) | (self.config.episode == "hand")
-        if self.reward == "win_loss":  # only at the episode's end, to the team with more marks
-            won = np.where(self.marks[g, 0] > self.marks[g, 1], 0, 1)
-            win, lose = np.where(over, 1.0, 0.0), np.where(over, -1.0, 0.0)
-        else:
-            win = m.astype(np.float64)
-            lose = -win if self.reward == "zero_sum" else np.zeros_like(win)
-        winners = np.arange(SEATS)[None, :] % 2 == won[:, None]
-        rewards[g] = np.where(winners, win[:, None], lose[:, None])
+        marks = self.marks[g]
+        over = (marks.max(axis=1) >= self.config.target_marks) | (self.config.episode == "hand")
+        rewards[g] = self._rewards(won, m, marks, over)
         done[g] = over
         if over.any():
             self._new_episodes(g[over])
         later = g[~over]
         if later.size:
-            self._start_hands(later, self._dealer(later), (self.shaker[later] + 1) % SEATS)
+            self._start_hands(later, self._deals(later), (self.shaker[later] + 1) % SEATS)
+
+    def _rewards(self, won: np.ndarray, m: np.ndarray, marks: np.ndarray, over: np.ndarray) -> np.ndarray:
+        """``texas42_v0``'s rewards for hands whose ``m`` marks went to team ``won``, as its
+        ``_apply`` computes them: per-team values through ``rewards.zero_sum`` (``marks``: as they are)."""
+        if self.reward == "win_loss":  # only at the episode's end: 1 to the team with the most marks
+            team_values = (marks == marks.max(axis=1, keepdims=True)) & over[:, None]
+        else:
+            team_values = np.zeros(marks.shape, np.int64)
+            team_values[np.arange(won.size), won] = m
+        if self.reward == "marks":
+            return team_values[:, self._sides].astype(np.float32)
+        return zero_sum(team_values, self._sides).astype(np.float32)
 
     # ----- deals -----------------------------------------------------------------------------
-    def _shuffle(self, games: np.ndarray) -> np.ndarray:
-        return self._rng.random((games.size, NUM_TILES)).argsort(axis=1)
-
     def _new_episodes(
         self, g: np.ndarray, deals: np.ndarray | None = None, shakers: np.ndarray | None = None
     ) -> None:
         self.marks[g] = 0
-        shakers = self._rng.integers(SEATS, size=g.size) if shakers is None else np.asarray(shakers)
-        self._start_hands(g, self._dealer(g) if deals is None else np.asarray(deals, np.int64), shakers)
+        shakers = self._rng.integers(SEATS, size=g.size) if shakers is None else shakers
+        self._start_hands(g, self._deals(g, deals), shakers)
+
+    def _deals(self, g: np.ndarray, given: np.ndarray | None = None) -> np.ndarray:
+        return deal_rows(g, given, self._dealer, self._rng, NUM_TILES)
 
     def _start_hands(self, g: np.ndarray, deals: np.ndarray, shakers: np.ndarray) -> None:
-        if deals.shape != (g.size, NUM_TILES) or (np.sort(deals, axis=1) != np.arange(NUM_TILES)).any():
-            raise ValueError(f"deals must be {g.size} permutations of the tile ids 0..27, got {deals!r}")
         self.hands[g] = self._tile_bits[deals].reshape(g.size, SEATS, HAND_SIZE).sum(axis=2)
         self.shaker[g] = shakers
         self.seat[g] = (shakers + 1) % SEATS
         self.phase[g] = BID
         self.scheme[g] = NO_DECLARATION
-        for name in ("played", "voids", "points", "tricks_won", "tricks_done", "trick_len"):
+        for name in ("played", "voids", "points", "tricks_won", "trick_len"):
             getattr(self, name)[g] = 0
         for name in ("bids", "bid", "bidder", "declarer", "declaration", "sitting_out", "trick", "led"):
             getattr(self, name)[g] = -1
@@ -325,7 +334,7 @@ class VectorTexas42Game:
         )
         bids |= pass_ok.astype(np.int64) << PASS
         if cfg.plunge:
-            four = np.bitwise_count(hand & self._doubles) >= 4
+            four = np.bitwise_count(hand & self._doubles) >= PLUNGE_DOUBLES
             bids |= np.where(four, self._plunges_over[bid], 0)
         declare = self._declare_masks[((self.bid >= BID_MARKS) & (self.bid < BID_PLUNGE)).astype(np.int64)]
         return np.where(phase == PLAY_PHASE, tiles << PLAY, np.where(phase == BID, bids, declare))
