@@ -38,7 +38,7 @@ TINY_RUN = [f"--set={assignment}" for assignment in ("total_steps=1", "ppo.num_e
         (["game.options.num_players=9"], "game.options: num_players must be 2, 3 or 4, got 9"),
         (["game.name=texas42", "game.options.num_players=9"],
          "game.options: Texas 42 is played by 3 or 4 players"),
-        (["game.options.colour=red"], r"game.options: unknown line game option\(s\) \['colour'\]; known:"),
+        (["game.options.colour=red"], r"game.options: unknown line-game option\(s\) \['colour'\]; known:"),
         (["game.name=texas42", "game.options.colour=red"], r"unknown Texas 42 option\(s\) \['colour'\]"),
         (["game.options.variant=chess"], "game.options: variant must be one of"),
         (["game.options.reward=money"], "game.options: reward must be one of"),
