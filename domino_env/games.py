@@ -26,7 +26,7 @@ import numpy as np
 
 from domino_env.rewards import EPISODES, REWARDS, TEXAS42_REWARDS
 from domino_env.rules.line import LineConfig, LineGame
-from domino_env.rules.texas42 import Texas42Config, Texas42Game
+from domino_env.rules.texas42 import BID, Texas42Config, Texas42Game
 
 
 def _import(path: str) -> Any:
@@ -80,6 +80,11 @@ class Game:
     """what one episode's margin is counted in (evaluation tables)"""
     outcome: Callable[[Any, bool], Outcome]
     """``outcome(finished_engine, whole_match)``"""
+    hidden_tiles: Callable[[Any], str | None]
+    """``hidden_tiles(config)``: what the tiles in no hand are (the full-information state's
+    ``hidden`` slot), or ``None`` when every tile is in a hand"""
+    hidden_mask: Callable[[Any], int]
+    """``hidden_mask(engine)``: the bit set of the tiles in no hand now"""
     examples: tuple[Mapping[str, Any], ...] = ({},)
     """representative option sets, one per form of the game worth telling apart: the generic test
     suite (``tests/test_registry_suite.py``) runs every check on each"""
@@ -216,6 +221,8 @@ DOMINOES = register_game(Game(
     default_bot="greedy",
     score_unit="points per round",
     outcome=_line_outcome,
+    hidden_tiles=lambda config: "tiles in the stock (Draw) or out of play (Block)",
+    hidden_mask=lambda engine: sum(1 << t for t in engine.stock) | engine.out_of_play,
     examples=(
         {"variant": "block"},
         {"variant": "draw", "num_players": 3, "preset": "boardpan"},
@@ -267,6 +274,12 @@ TEXAS42 = register_game(Game(
     default_bot="heuristic",
     score_unit="marks per hand",
     outcome=_texas42_outcome,
+    hidden_tiles=lambda config: (
+        "the kitty until the bid winner takes it, then the discards" if config.variant.kitty_size else None
+    ),
+    hidden_mask=lambda engine: (
+        engine.kitty if engine.phase == BID else sum(1 << t for t in engine.discards)
+    ),
     examples=(
         {},
         {"preset": "n42pa"},

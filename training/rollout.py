@@ -13,35 +13,29 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from domino_env.vector.batch import Batch
 from training.config import GameConfig
 from training.pool import LATEST
 
 
-class Batch(Protocol):
-    """What the trainer reads from a batched step (docs/architecture.md, "Batched engines")."""
-
-    seat: np.ndarray  # (B,) int, seat to act
-    obs: np.ndarray  # (B, obs_dim) float32, that seat's seat-relative observation
-    mask: np.ndarray  # (B, num_actions) bool, its legal actions
-    rewards: np.ndarray  # (B, num_players) float32, every seat's reward for the step just taken
-    done: np.ndarray  # (B,) bool, the game ended on this step and was reset
-
-
 class VectorGame(Protocol):
+    """What the trainer steps: a batched engine, the single-game fallback or a test's fake game, each
+    returning ``domino_env.vector.batch.Batch`` (docs/architecture.md, "Batched engines")."""
+
     num_envs: int
     num_players: int
     num_actions: int
     obs_dim: int
 
-    def reset(self) -> Any: ...
+    def reset(self) -> Batch: ...
 
-    def step(self, actions: np.ndarray) -> Any: ...
+    def step(self, actions: np.ndarray) -> Batch: ...
 
 
 OBSERVATION_ENCODER = "compact"
 """The encoder every training backend observes through: the batched engines fill the compact slots
 and the fallback builds its environments with it, so a checkpoint plays the same from either (and
-from a seat view, ``domino_env.bots.checkpoint``, which reads this name from the checkpoint)."""
+from a seat view, ``training.checkpoint_bot``, which reads this name from the checkpoint)."""
 
 GameFactory = Callable[[int, int], VectorGame]
 """``factory(num_envs, seed)``: a fresh batch of games, all deals drawn from ``seed``."""

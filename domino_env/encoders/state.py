@@ -15,64 +15,48 @@ it, then the discards), ``public``.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import gymnasium
 import numpy as np
 
 from domino_env.encoders.base import Encoder, Slot, get_encoder, layout
-from domino_env.rules.line import LineConfig, LineGame
-from domino_env.rules.texas42 import BID, Texas42Config, Texas42Game
-
-
-def _game_name(config: LineConfig | Texas42Config) -> str:
-    return "dominoes" if isinstance(config, LineConfig) else "texas42"
-
-
-def _num_tiles(config: LineConfig | Texas42Config) -> int:
-    return config.tiles.num_tiles if isinstance(config, LineConfig) else config.variant.num_tiles
-
-
-def _has_hidden(config: LineConfig | Texas42Config) -> bool:
-    """Tiles in no hand: the line games' stock or tiles out of play, the Texas 88 kitty or discards."""
-    return isinstance(config, LineConfig) or config.variant.kitty_size > 0
+from domino_env.games import game_of_config
 
 
 @cache
-def state_slots(config: LineConfig | Texas42Config) -> tuple[Slot, ...]:
+def state_slots(config: Any) -> tuple[Slot, ...]:
     """The slot table of the state for ``config`` (module docstring)."""
-    public = _public_encoder(_game_name(config))
-    n_tiles = _num_tiles(config)
+    game = game_of_config(config)
+    n_tiles = game.num_tiles(config)
     parts = [("hands", config.num_players * n_tiles, "block s: the tiles in seat s's hand (absolute seats)")]
-    if isinstance(config, LineConfig):
-        parts.append(("hidden", n_tiles, "tiles in the stock (Draw) or out of play (Block)"))
-    elif _has_hidden(config):
-        parts.append(("hidden", n_tiles, "the kitty until the bid winner takes it, then the discards"))
+    hidden = game.hidden_tiles(config)
+    if hidden is not None:
+        parts.append(("hidden", n_tiles, hidden))
+    public = _public_encoder(game.name)
     parts.append(("public", public.size(config), "the default observation of seat 0 (its slot table)"))
     return layout(parts)
 
 
 @cache
-def state_space(config: LineConfig | Texas42Config) -> gymnasium.spaces.Box:
+def state_space(config: Any) -> gymnasium.spaces.Box:
     """The Box of ``encode_state`` for ``config``: one object per config, as PettingZoo expects."""
     last = state_slots(config)[-1]
     return gymnasium.spaces.Box(0.0, 1.0, (last.start + last.length,), dtype=np.float32)
 
 
-def encode_state(game: LineGame | Texas42Game) -> np.ndarray:
-    """The full-information state of ``game`` (float32, laid out by ``state_slots``)."""
-    hands, n_tiles = game.hands, _num_tiles(game.config)
-    if isinstance(game, LineGame):
-        hidden = [sum(1 << t for t in game.stock) | game.out_of_play]
-    elif _has_hidden(game.config):
-        hidden = [game.kitty if game.phase == BID else sum(1 << t for t in game.discards)]
-    else:
-        hidden = []
+def encode_state(engine: Any) -> np.ndarray:
+    """The full-information state of ``engine`` (float32, laid out by ``state_slots``)."""
+    config = engine.config
+    game = game_of_config(config)
+    hands, n_tiles = engine.hands, game.num_tiles(config)
+    hidden = [] if game.hidden_tiles(config) is None else [game.hidden_mask(engine)]
     bits = 0
     for i, mask in enumerate([*hands, *hidden]):
         bits |= mask << (i * n_tiles)
     width = (len(hands) + len(hidden)) * n_tiles
     raw = np.frombuffer(bits.to_bytes((width + 7) // 8, "little"), dtype=np.uint8)
-    public = _public_encoder(_game_name(game.config)).encode(game.view(0))
+    public = _public_encoder(game.name).encode(engine.view(0))
     return np.concatenate([np.unpackbits(raw, count=width, bitorder="little").astype(np.float32), public])
 
 

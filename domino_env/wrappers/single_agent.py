@@ -23,7 +23,7 @@ import numpy as np
 from domino_env.bots import Agent, make_bot
 from domino_env.games import get_game
 
-AgentSpec = str | Agent | Callable[[Any, np.random.Generator], int]
+OpponentSpec = str | Agent | Callable[[Any, np.random.Generator], int]
 
 
 class _FunctionAgent:
@@ -33,7 +33,7 @@ class _FunctionAgent:
         self.act = fn
 
 
-def as_agent(game: str, spec: AgentSpec) -> Agent:
+def as_agent(game: str, spec: OpponentSpec) -> Agent:
     """A bot name (``make_bot(game, name)``), an ``Agent``, or a function ``(view, rng) -> int``."""
     if isinstance(spec, str):
         return make_bot(game, spec)
@@ -71,7 +71,7 @@ class SingleAgentEnv(gymnasium.Env):
         *,
         seat: int = 0,
         team: bool = False,
-        opponents: AgentSpec | Sequence[AgentSpec] | Mapping[int, AgentSpec] = "random",
+        opponents: OpponentSpec | Sequence[OpponentSpec] | Mapping[int, OpponentSpec] = "random",
         flatten: bool = False,
         illegal_action: str = "penalize",
         render_mode: str | None = None,
