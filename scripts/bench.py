@@ -184,13 +184,15 @@ VECTOR_TEXAS42_OPTIONS: dict[str, dict] = {
 }
 
 
-def vector_run(options: dict, num_envs: int, seconds: float, game: str = "line") -> Result:
-    """A batched engine (``VectorLineGame``, or ``VectorTexas42Game`` for ``game="texas42"``) with
-    random legal actions sampled from each step's masks."""
-    from domino_env.vector import VectorLineGame, VectorTexas42Game, sample_legal
+def vector_run(options: dict, num_envs: int, seconds: float, game: str = "dominoes") -> Result:
+    """The batched engine of ``game`` (its registry record) with random legal actions sampled from
+    each step's masks."""
+    from domino_env.games import get_game
+    from domino_env.vector import sample_legal
 
     rng = np.random.default_rng(0)
-    vec = (VectorTexas42Game if game == "texas42" else VectorLineGame)(num_envs, seed=0, **options)
+    record = get_game(game)
+    vec = record.vector_class(record.config(**options))(num_envs, seed=0, **options)
     batch = vec.reset()
     games = steps = 0
     start = time.perf_counter()
@@ -240,17 +242,15 @@ def encoders_section(seconds: float) -> dict[str, Result]:
     ``encode`` on prebuilt views as a fraction of one ``raw_env`` agent-step with that encoder (the
     issue's measure: the compact encoder at most a third of a step) and of one engine step
     (``legal_actions`` + ``apply``). A game's rows run interleaved, so load drift hits them alike."""
-    from domino_env import dominoes_v0, texas42_v0
     from domino_env.encoders.base import Encoder, available_encoders, get_encoder
-    from domino_env.rules.line import LineConfig, LineGame
-    from domino_env.rules.texas42 import Texas42Config, Texas42Game
+    from domino_env.games import available_games, get_game
 
     rng = np.random.default_rng(0)
-    line_config, texas42_config = LineConfig(target_score=None), Texas42Config()
-    games = {
-        "dominoes": (dominoes_v0.raw_env, lambda: LineGame(line_config, rng)),
-        "texas42": (texas42_v0.raw_env, lambda: Texas42Game(texas42_config, rng)),
-    }
+    games = {}
+    for name in available_games():
+        record = get_game(name)
+        config = record.config()
+        games[name] = (record.raw_env, lambda record=record, config=config: record.new_engine(config, rng))
 
     def encode_all(encoder: Encoder, views: list) -> Callable[[], int]:
         def play_one() -> int:
