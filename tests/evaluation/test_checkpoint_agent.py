@@ -8,8 +8,9 @@ import pytest
 
 pytest.importorskip("torch")
 
+from domino_env.bots import make_bot  # noqa: E402
 from domino_env.evaluation import AgentSpec, GameSetup, evaluate  # noqa: E402
-from training.checkpoints import CHECKPOINT_NAME  # noqa: E402
+from training.checkpoints import CHECKPOINT_NAME, load_checkpoint, save_checkpoint  # noqa: E402
 from training.config import load_config  # noqa: E402
 from training.ppo import train  # noqa: E402
 
@@ -28,3 +29,20 @@ def test_trained_checkpoint_plays_legal_moves_in_the_harness(tmp_path: Path) -> 
     result = evaluate(GameSetup("dominoes", {"variant": "block"}), agents, 4, seed=0)
     assert len(result.records) == 8 and all(r["rounds"] == 1 for r in result.records)
     assert result.summary[0]["agent"] == "ppo" and result.summary[0]["groups"] == 4
+
+
+def test_checkpoint_bot_refuses_another_game_and_an_unnamed_encoder(tmp_path: Path) -> None:
+    """The bot plays with the encoder the checkpoint records, for the game it was trained on only."""
+
+    overrides = [f"run_dir={tmp_path}", "device=cpu", "total_steps=256", "ppo.num_envs=16",
+                 "ppo.num_steps=16", "eval_interval=100", "eval_games=8"]
+    path = train(load_config(SMOKE, overrides), progress=False).run_path / CHECKPOINT_NAME
+    assert make_bot("dominoes", "checkpoint", path=str(path)).encoder.name == "compact"
+    with pytest.raises(ValueError, match="trained on 'dominoes', not 'texas42'"):
+        make_bot("texas42", "checkpoint", path=str(path))
+    payload = load_checkpoint(path)
+    del payload["observation_encoder"]
+    unnamed = tmp_path / "unnamed.pt"
+    save_checkpoint(unnamed, payload)
+    with pytest.raises(ValueError, match="does not record its observation encoder"):
+        make_bot("dominoes", "checkpoint", path=str(unnamed))

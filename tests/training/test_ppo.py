@@ -101,7 +101,7 @@ def test_block_2p_end_to_end(tmp_path, backend):
     assert agent.model.obs_dim == get_encoder("dominoes", "compact").size(rules)
     assert agent.observation_encoder == "compact"
     bot = make_bot("dominoes", "checkpoint", path=str(checkpoint))
-    assert bot.encoder_name == "compact"
+    assert bot.encoder.name == "compact" and bot.encoder.game == "dominoes"
     game = LineGame(rules, np.random.default_rng(0))
     while not game.is_terminal:
         view = game.view(game.current_player)
