@@ -378,8 +378,9 @@ class EncoderObserver:
         self.encoders = [get_encoder(game.record.name, name) for name in names]
         sizes = [encoder.size(game.config) for encoder in self.encoders]
         self.tensor = np.zeros(sum(sizes), np.float32)
-        bounds = np.cumsum([0, *sizes])
-        self.dict = {name: self.tensor[a:b] for name, a, b in zip(names, bounds[:-1], bounds[1:], strict=True)}
+        ends = np.cumsum(sizes)
+        pieces = zip(names, sizes, ends, strict=True)
+        self.dict = {name: self.tensor[end - size : end] for name, size, end in pieces}
         self._parts = list(zip(self.encoders, self.dict.values(), strict=True))
 
     def set_from(self, state: DominoEnvState, player: int) -> None:
