@@ -7,7 +7,8 @@ Importing this module registers one OpenSpiel game per record of ``domino_env.ga
 - **One round (line games) or one hand (Texas 42) per episode.** The rules config's fields are the
   game parameters, except the match options (``episode``, ``target_score``, ``target_marks``): a
   match re-deals inside the engine from its own generator, which OpenSpiel cannot see as chance.
-  A Texas 42 all-pass reshake stays inside the episode, dealt again by chance nodes.
+  A Texas 42 all-pass reshake stays inside the episode, dealt again by chance nodes (the rules set
+  no limit on reshakes; ``max_game_length`` counts ``MAX_RESHAKES`` of them).
 - **The deal as chance nodes**, one tile at a time: ``hand_size`` tiles to seat 0, then to seat 1,
   and so on (outcome = tile id, uniform over the tiles not yet dealt); in Draw then every stock tile
   in drawing order; the tiles left over (Block's out-of-play tiles, Texas 88's kitty) need no
@@ -47,6 +48,9 @@ PREFIX = "python_domino_env_"
 MATCH_OPTIONS = frozenset({"episode", "target_score", "target_marks"})
 """config fields OpenSpiel does not see: its episode is one round or hand"""
 _NONE_INT, _NONE_STR = -1, ""
+MAX_RESHAKES = 8
+"""all-pass reshakes in a row that Texas 42's ``max_game_length`` counts: the rules set no limit, so
+a longer run (each all-pass deal is rare in play) goes on past the declared bound"""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,7 +68,8 @@ class _Dealing:
     max_utility: Callable[[Any], float]
     players: tuple[int, int]
     tile_name: Callable[[Any, int], str]
-    max_redeals: int = 0
+    max_redeals: Callable[[Any], int] = lambda config: 0
+    """re-deals inside one episode that ``max_game_length`` allows for (module docstring)"""
 
 
 def _line_deal(config: LineConfig, hands: list[list[int]], rest: list[int], seat: int | None) -> dict:
@@ -101,7 +106,7 @@ _DEALINGS: dict[type, _Dealing] = {
         max_utility=lambda config: float(config.max_hand_marks),
         players=(3, 6),
         tile_name=lambda config, t: config.variant.tile_names(1 << t)[0],
-        max_redeals=8,
+        max_redeals=lambda config: MAX_RESHAKES if config.all_pass == "reshake" else 0,
     ),
 }
 
@@ -222,7 +227,7 @@ class DominoEnvGame(pyspiel.Game):
             min_utility=-max_utility,
             max_utility=max_utility,
             utility_sum=0.0,
-            max_game_length=one_deal * (1 + dealing.max_redeals),
+            max_game_length=one_deal * (1 + dealing.max_redeals(config)),
         )
         super().__init__(_game_type(record), info, dict(params or {}))
 
