@@ -26,11 +26,13 @@ Importing this module registers one OpenSpiel game per record of ``domino_env.ga
   a reshake the void deal is forgotten (neither bears on the rest of the episode).
 - ``resample_from_infostate`` draws a deal from ``domino_env.beliefs`` and replays the public
   history on it, so OpenSpiel's information-set MCTS can play.
+- ``OpenSpielAgent`` (bot ``"openspiel"``) seats any OpenSpiel bot in the evaluation harness.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -132,7 +134,10 @@ def parameters(game: str, **options: Any) -> dict[str, int | str | bool]:
     aliases such as ``forced_bid`` work; the match options and ``reward`` are dropped, since OpenSpiel
     plays one round or hand and pays the zero-sum return)."""
     record = get_game(game)
-    config = record.config(**{k: v for k, v in options.items() if k != "reward"})
+    return _parameters_of_config(record, record.config(**{k: v for k, v in options.items() if k != "reward"}))
+
+
+def _parameters_of_config(record: Game, config: Any) -> dict[str, int | str | bool]:
     defaults = parameter_defaults(record)
     out = {}
     for name, default in defaults.items():
@@ -371,7 +376,8 @@ class DominoEnvState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DominoEnvState:
         """A state ``player_id`` cannot tell from this one, drawn by ``domino_env.beliefs``; the
-        generator is seeded from ``probability_sampler`` (OpenSpiel's uniform sampler)."""
+        generator is seeded from ``probability_sampler()``, a uniform number in [0, 1) (OpenSpiel's
+        ``UniformProbabilitySampler``, or any such callable)."""
         if self._engine is None:
             raise ValueError("resample_from_infostate needs a dealt state: the deal is under way")
         seed = int(probability_sampler() * 2**63)
@@ -430,6 +436,65 @@ class EncoderObserver:
         self.set_from(state, player)
         nonzero = np.flatnonzero(self.tensor)
         return f"p{player} " + " ".join(f"{i}:{self.tensor[i]:g}" for i in nonzero)
+
+
+# ----- an OpenSpiel bot as a domino_env agent -------------------------------------------------------
+def one_episode(record: Game, config: Any) -> bool:
+    """Whether ``config`` plays one round or hand, the episode the OpenSpiel games have."""
+    options = {f.name: getattr(config, f.name) for f in dataclasses.fields(config) if f.name != "episode"}
+    return record.episode_config(options, False) == config
+
+
+def _ismcts(game: pyspiel.Game, seed: int, simulations: int = 100, uct_c: float = 2.0) -> pyspiel.Bot:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    random_state = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(1, random_state)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c, simulations, random_state=random_state)
+    # OpenSpiel's own resampler draws from an unseeded sampler: seed it for reproducible games
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, random_state.uniform))
+    return bot
+
+
+class OpenSpielAgent:
+    """An OpenSpiel bot in the project's agent interface (``act(view, rng)``), so the evaluation
+    harness can seat it: ``make_bot(game, "openspiel", bot="ismcts", simulations=100)``.
+
+    ``bot`` is ``"ismcts"`` (OpenSpiel's information-set MCTS with random rollouts; keywords
+    ``simulations`` and ``uct_c``) or ``"module:function"``, a factory ``function(game, seed, **kwargs)``
+    returning any ``pyspiel.Bot``. Each move builds the OpenSpiel state of the view, with the hidden
+    tiles drawn from the seat's beliefs (``beliefs.determinize``: the bot sees only the seat's
+    information state), and a fresh bot seeded from ``rng``, so games are reproducible. One round or
+    hand per episode only (``GameSetup(match=False)``), like the OpenSpiel games.
+    """
+
+    def __init__(self, game: str, bot: str = "ismcts", **kwargs: Any):
+        self.record = get_game(game)
+        if bot == "ismcts":
+            self.factory: Callable[..., pyspiel.Bot] = _ismcts
+        elif ":" in bot:
+            module, _, name = bot.partition(":")
+            self.factory = getattr(importlib.import_module(module), name)
+        else:
+            raise ValueError(f"bot must be 'ismcts' or 'module:function' (a pyspiel.Bot factory), "
+                             f"got {bot!r}")
+        self.kwargs = kwargs
+        self._games: dict[Any, pyspiel.Game] = {}
+
+    def _game_of(self, config: Any) -> pyspiel.Game:
+        if config not in self._games:
+            if not one_episode(self.record, config):
+                raise ValueError("an OpenSpiel game is one round or hand: evaluate with match=False")
+            params = _parameters_of_config(self.record, config)
+            self._games[config] = pyspiel.load_game(PREFIX + self.record.name, params)
+        return self._games[config]
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        game = self._game_of(view.config)
+        state = game.new_initial_state()
+        state._engine = beliefs.determinize(view, rng)
+        bot = self.factory(game, int(rng.integers(2**31)), **self.kwargs)
+        return int(bot.step(state))
 
 
 def _register(record: Game) -> None:

@@ -21,8 +21,10 @@ EXAMPLES = [(name, i) for name in available_games() for i in range(len(get_game(
 def test_the_core_package_never_imports_pyspiel() -> None:
     code = (
         "import sys, domino_env, domino_env.games, domino_env.evaluation, domino_env.beliefs\n"
+        "import domino_env.integrations\n"
+        "from domino_env.bots.base import make_bot\n"
         "for name in domino_env.games.available_games():\n"
-        "    domino_env.games.get_game(name).raw_env(); domino_env.games.get_game(name).load_bots()\n"
+        "    domino_env.games.get_game(name).raw_env(); make_bot(name, 'random')\n"
         "assert 'pyspiel' not in sys.modules and 'open_spiel' not in sys.modules, 'pyspiel imported'\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
@@ -180,3 +182,16 @@ def test_the_readme_snippet_runs(openspiel) -> None:
     done = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith(("bid ", "pass"))
+
+
+def test_the_evaluation_harness_seats_an_openspiel_bot(openspiel) -> None:
+    from domino_env.evaluation import AgentError, AgentSpec, GameSetup, evaluate
+
+    setup = GameSetup("dominoes", {"variant": "block", "max_pips": 3, "hand_size": 3})
+    agents = [AgentSpec("ismcts", "openspiel", {"simulations": 5}), AgentSpec("random", "random")]
+    first = evaluate(setup, agents, num_deals=1, seed=0)
+    assert len(first.records) == 2 and first.records == evaluate(setup, agents, num_deals=1, seed=0).records
+    with pytest.raises(ValueError, match="one round or hand"):
+        evaluate(GameSetup("dominoes", {"target_score": 5}, match=True), agents, num_deals=1)
+    with pytest.raises(AgentError, match="bot must be 'ismcts' or 'module:function'"):
+        evaluate(setup, [AgentSpec("x", "openspiel", {"bot": "alphazero"}), "random"], num_deals=1)
