@@ -34,14 +34,16 @@ Options
 `follow_me_doubles` (`"high"`, `"own_suit"`), `nello` (`None`, or its doubles: `"high"`, `"low"`,
 `"own_suit"`), `plunge`, `sevens`, `stop_when_decided` (default on: a hand ends as soon as its
 result is known), `episode` (`"hand"`, default, or `"game"` to `target_marks`, default 7) and
-`open_hands` (practice: every hand in every observation).
+`open_hands` (practice: every hand in every observation). On/off options are `bool`s (`plunge=1` is
+refused); `target_marks` is 1 to 100; `illegal_penalty` is a finite number >= 0 (default 1).
 
 A hand goes bid -> declare -> play. The bid winner declares and leads (after Plunge, their
 partner declares and leads), so the same agent may act twice in a row. If all four pass, the deal
 passes to the left and a new hand is dealt inside the same episode, without marks: a `"hand"`
 episode always ends with a hand played. In Nello the bidder's partner sits out and is never
 selected. `reset(seed=..., options={"deal": {"hands": [[7 tiles] x 4], "shaker": 0}})` sets up an
-exact first deal (tiles as text such as `"6-4"` or tile ids; Texas 88 adds `"kitty": [2 tiles]`).
+exact first deal (tiles as text such as `"6-4"` or tile ids, Python or numpy integers; Texas 88
+adds `"kitty": [2 tiles]`).
 
 ### Observation Space
 
@@ -209,7 +211,7 @@ class raw_env(DominoAECEnv):
                 self.config.preset == "n42pa"
                 and game.phase == PLAY_PHASE
                 and PLAY <= action < NUM_ACTIONS
-                and bool(game.hands[game.to_act] >> (action - PLAY) & 1)
+                and bool(game.hands[game.current_player] >> (action - PLAY) & 1)
             )
             raise
         if game.hands_scored == scored:
