@@ -82,10 +82,7 @@ class GameSetup:
     @property
     def config(self) -> LineConfig | Texas42Config:
         if self.game == "dominoes":
-            options = dict(self.options)
-            if not self.match:
-                options["target_score"] = None
-            return LineConfig(**options)
+            return LineConfig.make(one_round=not self.match, **self.options)
         return Texas42Config.make(**self.options, episode="game" if self.match else "hand")
 
     @property

@@ -121,11 +121,9 @@ def build_setup(
                              f"not {players}: use --players 4")
         if target is not None:
             options["target_score"] = target
-        if one_round:
-            options["target_score"] = None
         try:
-            config = LineConfig(variant=game, num_players=players, teams=teams, preset=preset or "pagat",
-                                **options)
+            config = LineConfig.make(one_round=one_round, variant=game, num_players=players, teams=teams,
+                                     preset=preset or "pagat", **options)
         except TypeError as err:  # an unknown option name
             known = ", ".join(LineConfig.__dataclass_fields__)
             raise ValueError(f"{err}; line-game options: {known}") from None

@@ -89,7 +89,7 @@ class VectorLineGame:
         target = options.pop("target_score", "preset")
         if episode == "match" and target is None:
             raise ValueError("a match episode needs a target_score")
-        self.config = cfg = LineConfig(**options, target_score=target if episode == "match" else None)
+        self.config = cfg = LineConfig.make(one_round=episode == "round", **options, target_score=target)
         self.episode, self.reward = episode, reward
         ts = tile_set(cfg.max_pips)
         n, t = cfg.num_players, ts.num_tiles
