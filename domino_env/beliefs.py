@@ -71,7 +71,7 @@ def sample_consistent_deal(view: LineView | Texas42View, rng: np.random.Generato
     distribution is described in the module docstring. A view of a finished episode is refused:
     its scores already count the hidden hands, which the end of a round makes public.
     """
-    if _is_over(view):
+    if view.current_player is None:
         raise ValueError("the episode is over: its scores depend on the hands, nothing is left to sample")
     if isinstance(view, LineView):
         return _sample_line(view, rng)
@@ -101,10 +101,6 @@ def rebuild(view: LineView | Texas42View, deal: Deal, rng: np.random.Generator) 
             game.apply(action if action >= 0 else game.variant.discard + next(discards))
         return game
     raise TypeError(f"cannot rebuild a game from {type(view).__name__}")
-
-
-def _is_over(view: LineView | Texas42View) -> bool:
-    return view.current_player is None if isinstance(view, LineView) else view.to_act < 0
 
 
 def determinize(view: LineView | Texas42View, rng: np.random.Generator) -> LineGame | Texas42Game:

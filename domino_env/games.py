@@ -185,10 +185,9 @@ def _line_config(options: Mapping[str, Any]) -> LineConfig:
     episode = rules.pop("episode", EPISODES[0])
     _check_choice("episode", episode, EPISODES)
     _check_choice("reward", rules.pop("reward", REWARDS[0]), REWARDS)
-    target = rules.pop("target_score", "preset")
-    if episode == "match" and target is None:
+    if episode == "match" and rules.get("target_score", "preset") is None:
         raise ValueError("a match episode needs a target_score")
-    return LineConfig(**rules, target_score=target if episode == "match" else None)
+    return LineConfig.make(one_round=episode == "round", **rules)
 
 
 def _line_outcome(engine: LineGame, whole_match: bool) -> Outcome:

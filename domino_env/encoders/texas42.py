@@ -214,9 +214,9 @@ class DefaultTexas42Encoder(PlannedEncoder):
         one_hot = plan.one_hot
         bits |= one_hot["shaker"][me][view.shaker]
         if view.phase != DONE:
-            bits |= plan.phase_bit[view.phase] | one_hot["to_act"][me][view.to_act]
+            bits |= plan.phase_bit[view.phase] | one_hot["to_act"][me][view.current_player]
             if view.phase == PLAY_PHASE:
-                leader = view.trick[0][0] if view.trick else view.to_act
+                leader = view.trick[0][0] if view.trick else view.current_player
                 bits |= one_hot["trick_leader"][me][leader]
         for name, seat in (
             ("bidder", view.bidder),

@@ -184,7 +184,7 @@ def _observation(
     from ``plan.size`` on: it rides in the same ``int`` after the 0/1 entries so one unpack makes
     both, and only ``encode_with_mask`` pays for turning it into int8."""
     # One unpacking of the view in field order: cheaper than some twenty attribute reads.
-    (_, me, phase, to_act, hand, sizes, shaker, bids, bidder, _, declarer, declaration, sitting_out,
+    (_, me, phase, current, hand, sizes, shaker, bids, bidder, _, declarer, declaration, sitting_out,
      trick, _, winners, played_by, voids, points, marks, _, hands, discards) = view
     num_bits, size = plan.num_bits, plan.size
     played = sum(played_by)  # disjoint bit sets: the sum is their union
@@ -205,9 +205,9 @@ def _observation(
     bits |= shaker_bit[shaker] | bidder_bit[bidder]
     bits |= declarer_bit[declarer] | sitting_out_bit[sitting_out]
     if phase != DONE:
-        bits |= plan.phase_bit[phase] | to_act_bit[to_act]
+        bits |= plan.phase_bit[phase] | to_act_bit[current]
         if phase == PLAY_PHASE:
-            bits |= trick_leader_bit[trick[0][0] if trick else to_act]
+            bits |= trick_leader_bit[trick[0][0] if trick else current]
     if declaration >= 0:
         bits |= 1 << (plan.declaration_at + declaration)
     if hands is not None:

@@ -17,7 +17,9 @@ Engine protocol (duck-typed, implemented by ``rules.line.LineGame`` and ``rules.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from numbers import Real
 from typing import Any
 
 import gymnasium
@@ -50,6 +52,14 @@ class DominoAECEnv(AECEnv):
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        # A NaN or negative penalty would let an illegal move earn reward.
+        if (
+            not isinstance(illegal_penalty, Real)
+            or isinstance(illegal_penalty, (bool, np.bool_))
+            or not math.isfinite(illegal_penalty)
+            or illegal_penalty < 0
+        ):
+            raise ValueError(f"illegal_penalty must be a finite number >= 0, got {illegal_penalty!r}")
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode

@@ -18,7 +18,9 @@ form a stock), for 2, 3 or 4 players or two teams of two (seats 0+2 against 1+3)
 `pagat` and `boardpan` presets and every option on its own (`hand_size`, `draw_reserve`,
 `draw_policy`, `first_leader`, `scoring`, `target_score`, `max_pips` 2-12, `open_hands`).
 An episode is one round (`episode="round"`, the default) or a whole match to `target_score`
-(`episode="match"`; the lead passes to the left and the set is reshuffled every round).
+(`episode="match"`; 1 to 1000 points; the lead passes to the left and the set is reshuffled every
+round). Every option is checked whatever the episode: a bad `target_score` is refused even in a
+one-round episode, which then ignores it.
 
 `reset(seed=..., options={"deal": {"hands": [["6-6", "0-4"], ...], "stock": ["1-2", ...],
 "leader": 0}})` sets up an exact first round: any hand sizes, the stock drawn from the front (Draw
@@ -56,9 +58,10 @@ be the points side `k` (a player, or a team) scored in the round and `K` the num
   for the side that won the episode (the round winner, or the side that reached the target) and 0
   otherwise; a round nobody wins gives 0 to all.
 
-With `illegal_action="penalize"` an illegal move ends the episode with `-illegal_penalty` for the
-offender and 0 for the others; `"raise"` (default) raises `IllegalActionError` (a `ValueError`)
-naming the move and the legal moves, and leaves the state untouched.
+With `illegal_action="penalize"` an illegal move ends the episode with `-illegal_penalty` (a
+finite number >= 0, default 1) for the offender and 0 for the others; `"raise"` (default) raises
+`IllegalActionError` (a `ValueError`) naming the move and the legal moves, and leaves the state
+untouched.
 
 When a round ends, every agent's info holds `"round_points"` (indexed by seat, partners equal) and
 `"scores"` (match totals, same layout), until that agent's next move (as rewards accumulate).
@@ -74,8 +77,9 @@ import numpy as np
 
 from domino_env.encoders.base import get_encoder
 from domino_env.envs.base import DominoAECEnv
-from domino_env.rewards import EPISODES, REWARDS, zero_sum
-from domino_env.rules.line import LineConfig, LineGame
+from domino_env.games import DOMINOES
+from domino_env.rewards import zero_sum
+from domino_env.rules.line import LineGame
 
 
 class raw_env(DominoAECEnv):
@@ -104,17 +108,11 @@ class raw_env(DominoAECEnv):
         illegal_penalty: float = 1.0,
         render_mode: str | None = None,
     ):
-        if episode not in EPISODES:
-            raise ValueError(f"episode must be one of {EPISODES}, got {episode!r}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
-        if episode == "match" and target_score is None:
-            raise ValueError("a match episode needs a target_score")
-        self.config = LineConfig(
+        self.config = DOMINOES.config(
+            episode=episode, reward=reward,
             variant=variant, num_players=num_players, teams=teams, preset=preset, max_pips=max_pips,
             hand_size=hand_size, draw_reserve=draw_reserve, draw_policy=draw_policy,
-            first_leader=first_leader, scoring=scoring, open_hands=open_hands,
-            target_score=target_score if episode == "match" else None,
+            first_leader=first_leader, scoring=scoring, open_hands=open_hands, target_score=target_score,
         )
         self.episode = episode
         self.reward_mode = reward

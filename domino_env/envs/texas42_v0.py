@@ -117,10 +117,10 @@ import numpy as np
 
 from domino_env.encoders.base import get_encoder
 from domino_env.envs.base import DominoAECEnv
-from domino_env.rewards import TEXAS42_REWARDS as REWARDS
+from domino_env.games import TEXAS42
 from domino_env.rewards import zero_sum
 from domino_env.rules.errors import IllegalActionError
-from domino_env.rules.texas42 import RenegeError, Texas42Config, Texas42Game
+from domino_env.rules.texas42 import RenegeError, Texas42Game
 
 
 class raw_env(DominoAECEnv):
@@ -148,10 +148,9 @@ class raw_env(DominoAECEnv):
         illegal_penalty: float = 1.0,
         render_mode: str | None = None,
     ):
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
-        self.config = Texas42Config.make(
-            preset,
+        self.config = TEXAS42.config(
+            reward=reward,
+            preset=preset,
             forced_bid=forced_bid,
             all_pass=all_pass,
             follow_me_doubles=follow_me_doubles,

@@ -17,11 +17,19 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from domino_env.rules.conventions import (
+    check_action_id,
+    check_generator,
+    check_move_text,
+    generator_from_state,
+    is_int,
+    read_save,
+)
 from domino_env.rules.errors import IllegalActionError
 from domino_env.tiles import TileSet, iter_bits, tile_set
 
@@ -31,8 +39,9 @@ DRAW_POLICIES = ("any", "when_stuck")
 FIRST_LEADERS = ("random", "highest_double")
 SCORINGS = ("others_minus_own", "others")
 SIDE_NAMES = ("left", "right")
+MAX_TARGET_SCORE = 1000  # ten times the presets' largest target: a match ends in bounded rounds
 SAVE_FORMAT = "domino-env/line"
-SAVE_VERSION = 1
+SAVE_VERSIONS = (1,)  # what from_json reads; to_json writes the last
 
 # RULES.md 2.1: hand sizes by (variant, players); four players in teams use _TEAM_HAND_SIZE.
 _HAND_SIZE = {
@@ -55,13 +64,12 @@ def _preset_target(preset: str, num_players: int) -> int:
     return 100
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 @dataclass(frozen=True)
 class LineConfig:
     """Every option of RULES.md 2.1. ``None`` (and ``target_score="preset"``) take the preset's value.
+
+    Integer options accept numpy integers (stored as ``int``), never ``bool``; ``target_score`` is
+    at most ``MAX_TARGET_SCORE`` (docs/decisions.md).
 
     After construction every field is concrete, so ``LineConfig(**asdict(cfg)) == cfg`` and a saved
     game stores exactly the rules it was played with. ``target_score=None`` means one practice round.
@@ -87,7 +95,7 @@ class LineConfig:
 
         choose("variant", VARIANTS)
         choose("preset", PRESETS)
-        if not _is_int(self.num_players) or self.num_players not in (2, 3, 4):
+        if not is_int(self.num_players) or self.num_players not in (2, 3, 4):
             raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
         for flag in ("teams", "open_hands"):
             if not isinstance(getattr(self, flag), bool):
@@ -107,7 +115,7 @@ class LineConfig:
         choose("draw_policy", DRAW_POLICIES)
         choose("first_leader", FIRST_LEADERS)
         choose("scoring", SCORINGS)
-        if not _is_int(self.hand_size) or self.hand_size < 1:
+        if not is_int(self.hand_size) or self.hand_size < 1:
             raise ValueError(f"hand_size must be a positive integer, got {self.hand_size!r}")
         dealt = self.hand_size * self.num_players
         if dealt > tiles.num_tiles:
@@ -115,16 +123,27 @@ class LineConfig:
                 f"{self.num_players} hands of {self.hand_size} need {dealt} tiles but "
                 f"a double-{self.max_pips} set holds {tiles.num_tiles}"
             )
-        if not _is_int(self.draw_reserve) or self.draw_reserve < 0:
+        if not is_int(self.draw_reserve) or self.draw_reserve < 0:
             raise ValueError(f"draw_reserve must be a non-negative integer, got {self.draw_reserve!r}")
         if self.variant == "draw" and self.draw_reserve > tiles.num_tiles - dealt:
             raise ValueError(
                 f"draw_reserve={self.draw_reserve} exceeds the stock of {tiles.num_tiles - dealt} tiles"
             )
-        if self.target_score is not None and (not _is_int(self.target_score) or self.target_score < 1):
+        target = self.target_score
+        if target is not None and (not is_int(target) or not 1 <= target <= MAX_TARGET_SCORE):
             raise ValueError(
-                f"target_score must be a positive integer or None (one round), got {self.target_score!r}"
+                f"target_score must be an integer 1..{MAX_TARGET_SCORE} or None (one round), got {target!r}"
             )
+        for name in ("num_players", "hand_size", "draw_reserve", "target_score"):  # numpy ints as int
+            if is_int(getattr(self, name)):
+                object.__setattr__(self, name, int(getattr(self, name)))
+
+    @classmethod
+    def make(cls, one_round: bool = False, **options: Any) -> LineConfig:
+        """The config of ``options``, every one checked (``target_score`` too); ``one_round=True``
+        then plays a single round (``target_score=None``), as the envs' ``episode="round"`` does."""
+        config = cls(**options)
+        return replace(config, target_score=None) if one_round else config
 
     @property
     def tiles(self) -> TileSet:
@@ -267,15 +286,17 @@ class LineGame:
     )
 
     def __init__(self, config: LineConfig, rng: np.random.Generator, deal: Mapping[str, Any] | None = None):
-        """Start a match. ``deal`` (``hands``, optional ``stock`` drawn from the front, optional
-        ``leader``) sets up the first round exactly; later rounds are shuffled from ``rng``."""
+        """Start a match. ``rng`` is the match's only source of randomness (deals, the first leader
+        by lot); a ``TypeError`` unless it is a ``numpy.random.Generator``. ``deal`` (``hands``,
+        optional ``stock`` drawn from the front, optional ``leader``) sets up the first round
+        exactly; later rounds are shuffled from ``rng``."""
         self.config = config
         self.tiles = config.tiles
         self.num_players = config.num_players
         self.num_actions = config.num_actions
         self.draw_action = 2 * self.tiles.num_tiles
         self.pass_action = self.draw_action + 1
-        self.rng = rng
+        self.rng = check_generator(rng)
         self.scores = [0] * self.num_players
         self.results: list[RoundResult] = []
         self.round_index = 0
@@ -309,7 +330,7 @@ class LineGame:
                 raise ValueError(f"{what} must be a list of tiles, got {items!r}")
             out = []
             for item in items:
-                if _is_int(item) and 0 <= item < self.tiles.num_tiles:
+                if is_int(item) and 0 <= item < self.tiles.num_tiles:
                     t = int(item)
                 elif isinstance(item, str):
                     t = self.tiles.parse(item)
@@ -328,7 +349,7 @@ class LineGame:
         if stock and self.config.variant == "block":
             raise ValueError("Block has no stock: undealt tiles are out of play; omit deal['stock']")
         leader = deal.get("leader")
-        if leader is not None and (not _is_int(leader) or not 0 <= leader < self.num_players):
+        if leader is not None and (not is_int(leader) or not 0 <= leader < self.num_players):
             raise ValueError(f"deal['leader'] must be a seat 0..{self.num_players - 1}, got {leader!r}")
         return hands, stock, None if leader is None else int(leader)
 
@@ -407,20 +428,21 @@ class LineGame:
         return list(iter_bits(self.legal_mask()))
 
     def apply(self, action: int, seat: int | None = None) -> None:
-        """Play ``action`` for the seat to act (checked against ``seat`` when given).
+        """Play ``action`` (a Python or numpy integer, never a ``bool``) for the seat to act (checked
+        against ``seat`` when given).
 
         Raises ``IllegalActionError`` naming the move and the legal moves; the state is untouched.
         """
-        legal = self.legal_mask()
+        if type(action) is not int:  # the common plain int skips is_int's isinstance tests
+            if not is_int(action):
+                raise IllegalActionError(self._illegal_message(action, seat))
+            action = int(action)  # a numpy integer: as an int before it meets the bit sets
         if (
-            # type() first: the common plain int skips _is_int's four isinstance tests
-            not (type(action) is int or _is_int(action))
-            or not 0 <= action < self.num_actions
-            or not legal >> action & 1
+            not 0 <= action < self.num_actions
+            or not self.legal_mask() >> action & 1
             or (seat is not None and seat != self.current)
         ):
             raise IllegalActionError(self._illegal_message(action, seat))
-        action = int(action)
         s = self.current
         self._mask = -1
         self.history.append((s, action, self.left, self.right))
@@ -465,7 +487,7 @@ class LineGame:
         return f"illegal move {self._describe(action)} ({who}); legal moves: {legal}"
 
     def _describe(self, action: Any) -> str:
-        if _is_int(action) and 0 <= action < self.num_actions:
+        if is_int(action) and 0 <= action < self.num_actions:
             return f"{self.action_to_text(int(action))!r} (action {int(action)})"
         return f"action {action!r} (ids are integers 0..{self.num_actions - 1})"
 
@@ -514,9 +536,9 @@ class LineGame:
 
     # ----- text --------------------------------------------------------------------------------
     def action_to_text(self, action: int) -> str:
-        """RULES.md 3.9 notation: ``"play 6-5 left"``, ``"draw"``, ``"pass"``."""
-        if not _is_int(action) or not 0 <= action < self.num_actions:
-            raise ValueError(f"action must be an integer 0..{self.num_actions - 1}, got {action!r}")
+        """RULES.md 3.9 notation: ``"play 6-5 left"``, ``"draw"``, ``"pass"``; ``ValueError`` unless
+        ``action`` is an action id (a Python or numpy integer, not a ``bool``)."""
+        action = check_action_id(action, self.num_actions)
         if action == self.draw_action:
             return "draw"
         if action == self.pass_action:
@@ -524,8 +546,9 @@ class LineGame:
         return f"play {self.tiles.name(action >> 1)} {SIDE_NAMES[action & 1]}"
 
     def action_from_text(self, text: str) -> int:
-        """Inverse of ``action_to_text``; the halves may be written in either order."""
-        words = text.strip().lower().split()
+        """Inverse of ``action_to_text``; the halves may be written in either order. Unreadable
+        text raises ``ValueError``, anything but a string ``TypeError``."""
+        words = check_move_text(text).strip().lower().split()
         if words == ["draw"]:
             return self.draw_action
         if words == ["pass"]:
@@ -636,7 +659,7 @@ class LineGame:
         scores, n_results = self._round_start
         return json.dumps({
             "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
+            "version": SAVE_VERSIONS[-1],
             "config": asdict(self.config),
             "rng": self.rng.bit_generator.state,
             "scores": scores,
@@ -648,15 +671,12 @@ class LineGame:
 
     @classmethod
     def from_json(cls, text: str) -> LineGame:
-        """Restore ``to_json`` output by replaying the round's moves; malformed input raises ValueError."""
+        """Restore ``to_json`` output by replaying the round's moves. Anything else raises
+        ``ValueError``: malformed input, another format, or a version not in ``SAVE_VERSIONS``."""
         try:
-            data = json.loads(text)
-            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-                raise ValueError(f"not a saved line game (format must be {SAVE_FORMAT!r})")
-            if data.get("version") != SAVE_VERSION:
-                raise ValueError(f"unsupported save version {data.get('version')!r}")
+            data = read_save(text, SAVE_FORMAT, SAVE_VERSIONS)
             config = LineConfig(**data["config"])
-            rng = _generator_from_state(data["rng"])
+            rng = generator_from_state(data["rng"])
             game = cls(config, rng, deal=data["deal"])
             if game._deal["leader"] != data["deal"].get("leader"):
                 raise ValueError("the saved deal must name its leader")
@@ -670,22 +690,21 @@ class LineGame:
                 game.apply(a)
             if game.round_index != data["round_index"]:
                 raise ValueError("the saved moves run past the end of the round")
-        except (KeyError, TypeError, AttributeError, IllegalActionError, json.JSONDecodeError) as err:
-            raise ValueError(f"malformed saved line game: {err}") from err
-        except ValueError as err:
+        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
             raise ValueError(f"malformed saved line game: {err}") from err
         return game
 
     def _restore_match(self, scores: Any, results: Any, round_index: Any) -> None:
         n, cfg = self.num_players, self.config
-        if not (isinstance(scores, list) and len(scores) == n and all(_is_int(x) and x >= 0 for x in scores)):
+        if not (isinstance(scores, list) and len(scores) == n and all(is_int(x) and x >= 0 for x in scores)):
             raise ValueError(f"'scores' must list {n} non-negative integers")
         if any(scores[s] != scores[s + 2] for s in range(n - 2)) and cfg.teams:
             raise ValueError("partners must have equal scores")
         if cfg.target_score is not None and max(scores) >= cfg.target_score:
             raise ValueError("the saved scores already reach the target: the match ended before this round")
-        self.results = [RoundResult(**{**r, "winners": tuple(r["winners"]), "pips": tuple(r["pips"]),
-                                       "round_points": tuple(r["round_points"])}) for r in results]
+        if not isinstance(results, list) or (cfg.target_score is None and results):
+            raise ValueError("'results' must list the finished rounds (none in one-round play)")
+        self.results = [self._read_result(i, r) for i, r in enumerate(results)]
         if [sum(r.round_points[s] for r in self.results) for s in range(n)] != scores:
             raise ValueError("'scores' are not the sum of the saved round results")
         if round_index != len(self.results):
@@ -694,10 +713,26 @@ class LineGame:
         self.round_index = round_index
         self._round_start = (list(scores), len(self.results))
 
+    def _read_result(self, index: int, saved: Any) -> RoundResult:
+        """Saved round result ``index`` with every field checked (a save is untrusted input)."""
+        n = self.num_players
 
-def _generator_from_state(state: Any) -> np.random.Generator:
-    if not isinstance(state, dict) or not hasattr(np.random, str(state.get("bit_generator"))):
-        raise ValueError("'rng' must be a numpy bit-generator state")
-    bit_gen = getattr(np.random, state["bit_generator"])()
-    bit_gen.state = state
-    return np.random.Generator(bit_gen)
+        def per_seat(x: Any) -> bool:
+            return isinstance(x, list) and len(x) == n and all(is_int(v) and v >= 0 for v in x)
+
+        if not (
+            isinstance(saved, dict)
+            and set(saved) == set(RoundResult.__dataclass_fields__)
+            and is_int(saved["leader"]) and 0 <= saved["leader"] < n
+            and saved["kind"] in ("domino", "blocked")
+            and isinstance(saved["winners"], list)
+            and all(is_int(s) and 0 <= s < n for s in saved["winners"])
+            and per_seat(saved["pips"]) and per_seat(saved["round_points"])
+        ):
+            raise ValueError(
+                f"saved round result {index} is not a round result "
+                "(leader, kind, winners, pips, round_points)"
+            )
+        return RoundResult(saved["leader"], saved["kind"], tuple(saved["winners"]), tuple(saved["pips"]),
+                           tuple(saved["round_points"]))
+

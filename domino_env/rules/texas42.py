@@ -52,6 +52,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from domino_env.rules.conventions import (
+    check_action_id,
+    check_generator,
+    check_move_text,
+    generator_from_state,
+    is_int,
+    read_save,
+)
 from domino_env.rules.errors import IllegalActionError
 from domino_env.tiles import DOUBLE_SIX, iter_bits
 
@@ -74,6 +82,9 @@ FOLLOW_ME_DOUBLES = ("high", "own_suit")
 NELLO_DOUBLES = ("high", "low", "own_suit")
 EPISODES = ("hand", "game")
 NUM_PLAYERS = (3, 4)  # 42; Texas 88 (6) comes with its preset
+MAX_TARGET_MARKS = 100  # a game to at most 100 marks ends in at most 100 scored hands (docs/decisions.md)
+SAVE_FORMAT = "domino-env/texas42"
+SAVE_VERSIONS = (1,)  # what from_json reads; to_json writes the last (1: the first versioned save)
 
 
 class RenegeError(IllegalActionError):
@@ -185,8 +196,12 @@ class Variant:
     def parse_tile(self, text: str) -> int:
         """Tile id from text such as ``"6-4"``, ``"4-6"`` or (88) ``"6-4'"``; raises ``ValueError``."""
         words = text.strip()
-        second = words.endswith("'")
-        canonical = DOUBLE_SIX.parse(words.rstrip("'"))
+        halves = words.rstrip("'")
+        primes = len(words) - len(halves)
+        if primes > 1:
+            raise ValueError(f"cannot read tile {words!r}: one prime at most (the second copy is 6-4')")
+        canonical = DOUBLE_SIX.parse(halves)
+        second = primes == 1
         key = (canonical, int(second))
         if key not in self._ids:
             if second:
@@ -292,8 +307,9 @@ class Variant:
         return tuple(texts)
 
     def action_from_text(self, text: str) -> int:
-        """Action id of a move in RULES.md 3.9 notation (tile halves in either order)."""
-        words = " ".join(text.lower().split())
+        """Action id of a move in RULES.md 3.9 notation (tile halves in either order); unreadable
+        text raises ``ValueError``, anything but a string ``TypeError``."""
+        words = " ".join(check_move_text(text).lower().split())
         if words.startswith("play "):
             return self.play + self.parse_tile(words[5:])
         if words.startswith("discard ") and self.texas88:
@@ -383,6 +399,7 @@ class Texas42Config:
     """Rule options (RULES.md 3.1, 3.7, 3.8). Build with ``Texas42Config.make(preset, **options)``.
 
     ``num_players``: 4, or 3 for three-player 42; ``None`` takes the preset's (6 for ``texas88``).
+    Integers may be numpy integers (stored as ``int``); on/off options must be ``bool``.
     """
 
     preset: str = "standard"
@@ -408,18 +425,22 @@ class Texas42Config:
         check("nello", (None, *NELLO_DOUBLES))
         check("episode", EPISODES)
         for name in ("plunge", "sevens", "stop_when_decided", "open_hands"):
-            check(name, (False, True))
-        if type(self.target_marks) is not int or self.target_marks < 1:
-            raise ValueError(f"target_marks must be a positive integer, got {self.target_marks!r}")
+            if type(getattr(self, name)) is not bool:  # 1 == True, yet only a bool means on/off
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        if not is_int(self.target_marks) or not 1 <= self.target_marks <= MAX_TARGET_MARKS:
+            raise ValueError(
+                f"target_marks must be an integer 1..{MAX_TARGET_MARKS}, got {self.target_marks!r}"
+            )
+        object.__setattr__(self, "target_marks", int(self.target_marks))
         texas88 = self.preset == "texas88"
         if self.num_players is None:
             object.__setattr__(self, "num_players", 6 if texas88 else 4)
-        elif texas88 and self.num_players != 6:
-            raise ValueError(f"Texas 88 is played by 6 players (num_players=6), got {self.num_players!r}")
-        elif not texas88 and (type(self.num_players) is not int or self.num_players not in NUM_PLAYERS):
+        if not is_int(self.num_players) or self.num_players not in ((6,) if texas88 else NUM_PLAYERS):
             raise ValueError(
+                f"Texas 88 is played by 6 players (num_players=6), got {self.num_players!r}" if texas88 else
                 f"Texas 42 is played by 3 or 4 players (6 with preset='texas88'), got {self.num_players!r}"
             )
+        object.__setattr__(self, "num_players", int(self.num_players))
         self._refuse(self._forbidden())
 
     def _forbidden(self) -> tuple[str, dict[str, bool]]:
@@ -458,7 +479,9 @@ class Texas42Config:
 
     @classmethod
     def make(cls, preset: str = "standard", forced_bid: bool | None = None, **options: Any) -> Texas42Config:
-        """Preset defaults plus options; ``forced_bid=True`` is an alias of ``all_pass="forced"``."""
+        """Preset defaults plus options; ``forced_bid=True`` is an alias of ``all_pass="forced"``.
+        Every option is checked here: on/off options must be ``bool``, ``target_marks`` an integer
+        ``1..MAX_TARGET_MARKS``; a bad one raises ``ValueError`` naming it and what is allowed."""
         names = {f.name for f in fields(cls)} - {"preset"}
         unknown = set(options) - names
         if unknown:
@@ -467,6 +490,8 @@ class Texas42Config:
             )
         all_pass = options.pop("all_pass", None)  # None: the preset's default
         if forced_bid is not None:
+            if type(forced_bid) is not bool:
+                raise ValueError(f"forced_bid must be True, False or None, got {forced_bid!r}")
             wanted = "forced" if forced_bid else "reshake"
             if all_pass not in (None, wanted):
                 raise ValueError(f"forced_bid={forced_bid} contradicts all_pass={all_pass!r}")
@@ -538,7 +563,7 @@ class Texas42View(NamedTuple):
     config: Texas42Config
     seat: int
     phase: int
-    to_act: int  # -1 when the episode is over
+    current_player: int | None  # the seat to act; None when the episode is over
     hand: int
     hand_sizes: tuple[int, ...]
     shaker: int
@@ -576,20 +601,21 @@ _LIST_FIELDS += ("tricks_won", "voids", "discards")
 
 
 class Texas42Game:
-    """One Texas 42 episode (a hand or a game). ``rng`` deals; ``deal`` fixes the first deal."""
+    """One Texas 42 episode (a hand or a game) under ``config``.
 
-    def __init__(
-        self,
-        config: Texas42Config | None = None,
-        rng: np.random.Generator | None = None,
-        deal: dict | None = None,
-    ):
-        self.config = config or Texas42Config()
+    ``rng`` is the episode's only source of randomness (deals, the first shaker); a ``TypeError``
+    unless it is a ``numpy.random.Generator``. ``deal`` fixes the first deal (``_read_deal``).
+    ``current`` is the seat to act while the episode runs; ``current_player`` is that seat, or
+    ``None`` once the episode is over.
+    """
+
+    def __init__(self, config: Texas42Config, rng: np.random.Generator, deal: dict | None = None):
+        self.config = config
         self.variant = v = self.config.variant
         self.num_players = self.config.num_players
         self.num_actions = v.num_actions
         self._play_at, self._sevens = v.play, v.sevens  # hot-path ids, read once per step
-        self.rng = rng if rng is not None else np.random.default_rng()
+        self.rng = check_generator(rng)
         self.marks = [0] * v.num_sides
         self.hands_scored = 0
         self.deals = 0
@@ -612,7 +638,8 @@ class Texas42Game:
 
     def _read_deal(self, deal: Any) -> tuple[list[int], int, int]:
         """Validate ``{"hands": [[tile texts or ids] x n], "shaker": s}`` (88: and ``"kitty"``, two
-        tiles); raise ``ValueError`` naming what is wrong."""
+        tiles); ids and the shaker are Python or numpy integers, never ``bool``. Raise ``ValueError``
+        naming what is wrong."""
         v, n = self.variant, self.num_players
         keys = {"hands", "shaker", "kitty"} if v.kitty_size else {"hands", "shaker"}
         shape = f'{{"hands": [{n} lists of {v.hand_size} tiles], '
@@ -633,8 +660,8 @@ class Texas42Game:
                 raise ValueError(f"every {what} holds {size} tiles, got {h!r}")
             mask = 0
             for tile in h:
-                t = v.parse_tile(tile) if isinstance(tile, str) else tile
-                if not isinstance(t, int) or isinstance(t, bool) or not 0 <= t < v.num_tiles or mask >> t & 1:
+                t = v.parse_tile(tile) if isinstance(tile, str) else int(tile) if is_int(tile) else -1
+                if not 0 <= t < v.num_tiles or mask >> t & 1:
                     raise ValueError(
                         f"bad or repeated tile {tile!r} in {what} {h!r} (tile ids 0..{v.num_tiles - 1})"
                     )
@@ -643,9 +670,9 @@ class Texas42Game:
         if sum(masks) != v.full_mask or any(a & b for i, a in enumerate(masks) for b in masks[i + 1 :]):
             raise ValueError(f"the deal must hold all {v.num_tiles} tiles of {v.name}, each exactly once")
         shaker = deal.get("shaker", 0)
-        if not isinstance(shaker, int) or isinstance(shaker, bool) or not 0 <= shaker < n:
+        if not is_int(shaker) or not 0 <= shaker < n:
             raise ValueError(f"shaker must be a seat 0..{n - 1}, got {shaker!r}")
-        return masks[:n], sum(masks[n:]), shaker
+        return masks[:n], sum(masks[n:]), int(shaker)
 
     def _deal(self, shaker: int, hands: list[int], kitty: int = 0) -> None:
         self.deals += 1
@@ -657,7 +684,7 @@ class Texas42Game:
         self.discards: list[int] = []  # Texas 88: the bid winner's discards, in order
         self.history: list[int] = []
         self.phase = BID
-        self.to_act = (shaker + 1) % self.num_players
+        self.current = (shaker + 1) % self.num_players
         self.bids = [-1] * self.num_players
         self.high = 0  # value of the highest bid so far
         self.bidder = -1  # highest bidder so far
@@ -681,7 +708,7 @@ class Texas42Game:
     # ----- protocol ---------------------------------------------------------------------------
     @property
     def current_player(self) -> int | None:
-        return None if self.phase == DONE else self.to_act
+        return None if self.phase == DONE else self.current
 
     @property
     def is_terminal(self) -> bool:
@@ -694,7 +721,7 @@ class Texas42Game:
             return self._legal_tiles() << self._play_at
         v = self.variant
         if phase == BID:
-            seat = self.to_act
+            seat = self.current
             mask = v.bids_over[self.high]
             if not (self.config.forced_bid and seat == self.shaker and self.high == 0):
                 mask |= 1 << PASS
@@ -710,12 +737,12 @@ class Texas42Game:
                     mask |= 1 << v.sevens
             return mask
         if phase == DISCARD_PHASE:  # non-count tiles; any tile once none is left (docs/decisions.md)
-            hand = self.hands[self.to_act]
+            hand = self.hands[self.current]
             return (hand & ~v.count_mask or hand) << v.discard
         return 0
 
     def _legal_tiles(self) -> int:
-        hand = self.hands[self.to_act]
+        hand = self.hands[self.current]
         if self.declaration == self._sevens:
             for m in self.variant.sevens_masks:
                 if hand & m:
@@ -728,9 +755,14 @@ class Texas42Game:
         return list(iter_bits(self.legal_mask()))
 
     def apply(self, action: int) -> None:
-        """Play ``action`` for the seat to act; an illegal one raises and changes nothing."""
-        legal = isinstance(action, int) and 0 <= action < self.num_actions and self.legal_mask() >> action & 1
-        if not legal:
+        """Play ``action`` (a Python or numpy integer, never a ``bool``) for the seat to act; an
+        illegal one raises ``IllegalActionError`` (``RenegeError`` for a renege that loses the hand)
+        and changes nothing."""
+        if type(action) is not int:  # the common plain int skips is_int's isinstance tests
+            if not is_int(action):
+                raise IllegalActionError(self._illegal_message(action))
+            action = int(action)
+        if not (0 <= action < self.num_actions and self.legal_mask() >> action & 1):
             raise self._illegal_error(action)
         self.last_result = None
         self.history.append(action)
@@ -749,12 +781,12 @@ class Texas42Game:
             return f"move {self._describe(action)} after the episode ended: no move is legal"
         legal = ", ".join(self.action_to_text(a) for a in self.legal_actions())
         return (
-            f"illegal move {self._describe(action)} by seat {self.to_act} in the "
+            f"illegal move {self._describe(action)} by seat {self.current} in the "
             f"{PHASE_NAMES[self.phase]} phase; legal: {legal}"
         )
 
     def _describe(self, action: Any) -> str:
-        if isinstance(action, int) and 0 <= action < self.num_actions:
+        if is_int(action) and 0 <= action < self.num_actions:
             return repr(self.action_to_text(action))
         return f"{action!r} (action ids run 0..{self.num_actions - 1})"
 
@@ -766,32 +798,30 @@ class Texas42Game:
         reneges = (
             self.config.renege_loses_hand
             and self.phase == PLAY_PHASE
-            and isinstance(action, (int, np.integer))
-            and not isinstance(action, (bool, np.bool_))
             and self._play_at <= action < self._play_at + self.variant.num_tiles
-            and self.hands[self.to_act] >> int(action - self._play_at) & 1
+            and self.hands[self.current] >> (action - self._play_at) & 1
         )
         if not reneges:
             return IllegalActionError(message)
-        offender_side, marks = self.sides[self.to_act], self.variant.bid_marks(self.bid)
+        offender_side, marks = self.sides[self.current], self.variant.bid_marks(self.bid)
         hand_marks = [0 if side == offender_side else marks for side in self.sides]
-        return RenegeError(message, self.to_act, hand_marks)
+        return RenegeError(message, self.current, hand_marks)
 
     # ----- phases -------------------------------------------------------------------------------
     def _bid(self, action: int) -> None:
-        seat, v = self.to_act, self.variant
+        seat, v = self.current, self.variant
         self.bids[seat] = action
         if action != PASS:
             self.high, self.bidder, self.bid = v.bid_value(action), seat, action
         if seat != self.shaker:
-            self.to_act = (seat + 1) % self.num_players
+            self.current = (seat + 1) % self.num_players
         elif self.bidder < 0:  # everyone passed: the hand is void and the deal passes on
             self._deal((self.shaker + 1) % self.num_players, *self._random_deal())
         else:
             self.sides = v.sides(self.bidder)
             plunge = self.bid >= v.bid_plunge
             self.declarer = (self.bidder + v.partner_offset) % self.num_players if plunge else self.bidder
-            self.to_act = self.declarer
+            self.current = self.declarer
             if v.kitty_size:  # Texas 88: the bid winner takes the kitty, then discards
                 self.hands[self.bidder] |= self.kitty
                 self.phase = DISCARD_PHASE
@@ -799,7 +829,7 @@ class Texas42Game:
                 self.phase = DECLARE
 
     def _discard(self, tile: int) -> None:
-        self.hands[self.to_act] ^= 1 << tile
+        self.hands[self.current] ^= 1 << tile
         self.discards.append(tile)
         if len(self.discards) == self.variant.kitty_size:
             self.phase = DECLARE
@@ -811,14 +841,14 @@ class Texas42Game:
         if action == v.nello and v.partner_offset:  # with three players nobody sits out
             self.sitting_out = (self.bidder + v.partner_offset) % self.num_players
         self.phase = PLAY_PHASE
-        self.to_act = self.declarer
+        self.current = self.declarer
 
     def _next_seat(self, seat: int) -> int:
         seat = (seat + 1) % self.num_players
         return (seat + 1) % self.num_players if seat == self.sitting_out else seat
 
     def _play(self, tile: int) -> None:
-        seat = self.to_act
+        seat = self.current
         self.hands[seat] ^= 1 << tile
         self.played_by[seat] |= 1 << tile
         sevens = self.declaration == self._sevens
@@ -832,7 +862,7 @@ class Texas42Game:
         self.trick.append((seat, tile))
         trick_size = self.num_players - (self.sitting_out >= 0)
         if len(self.trick) < trick_size:
-            self.to_act = self._next_seat(seat)
+            self.current = self._next_seat(seat)
             return
         winner, v = self.best_seat, self.variant
         side = self.sides[winner]
@@ -842,7 +872,7 @@ class Texas42Game:
         self.tricks.append(tuple(self.trick))
         self.trick_winners.append(winner)
         self.trick = []
-        self.best_power, self.to_act = -2, winner
+        self.best_power, self.current = -2, winner
         made = self._decided()
         if made is not None:
             self._score(made)
@@ -889,11 +919,13 @@ class Texas42Game:
 
     # ----- text -------------------------------------------------------------------------------
     def action_to_text(self, action: int) -> str:
-        """RULES.md 3.9 notation of an action id."""
-        return self.variant.action_text[action]
+        """RULES.md 3.9 notation of an action id; ``ValueError`` unless ``action`` is one (a Python
+        or numpy integer ``0..num_actions - 1``, not a ``bool``)."""
+        return self.variant.action_text[check_action_id(action, self.num_actions)]
 
     def action_from_text(self, text: str) -> int:
-        """Action id of a move in RULES.md 3.9 notation (tile halves in either order)."""
+        """Action id of a move in RULES.md 3.9 notation (tile halves in either order); unreadable
+        text raises ``ValueError``, anything but a string ``TypeError``."""
         return self.variant.action_from_text(text)
 
     def _marks_text(self) -> str:
@@ -939,7 +971,7 @@ class Texas42Game:
         if self.phase == DONE:
             lines.append("episode over")
         else:
-            lines.append(f"to act: seat {self.to_act} ({PHASE_NAMES[self.phase]})")
+            lines.append(f"to act: seat {self.current} ({PHASE_NAMES[self.phase]})")
         return "\n".join(lines)
 
     # ----- copies and saved games -------------------------------------------------------------
@@ -958,7 +990,8 @@ class Texas42Game:
         """The state as JSON: the current hand's deal and moves, replayed by ``from_json``."""
         v = self.variant
         data = {
-            "game": "texas42",
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSIONS[-1],
             "config": asdict(self.config),
             "marks": list(self.deal_marks),  # at the deal; the moves replay the rest
             "hands_scored": self.deal_scored,
@@ -975,14 +1008,12 @@ class Texas42Game:
 
     @classmethod
     def from_json(cls, text: str) -> Texas42Game:
-        """Rebuild a game from ``to_json``; anything malformed or illegal raises ``ValueError``."""
+        """Rebuild a game from ``to_json``. Anything else raises ``ValueError``: malformed or illegal
+        input, another format, or a version not in ``SAVE_VERSIONS``."""
         try:
-            data = json.loads(text)
-            if not isinstance(data, dict) or data.get("game") != "texas42":
-                raise ValueError("not a Texas 42 saved game")
+            data = read_save(text, SAVE_FORMAT, SAVE_VERSIONS)
             config = Texas42Config(**data["config"])
-            rng = np.random.Generator(getattr(np.random, data["rng"]["bit_generator"])())
-            rng.bit_generator.state = data["rng"]
+            rng = generator_from_state(data["rng"])
             deal = {"hands": data["dealt"], "shaker": data["shaker"]}
             if config.variant.kitty_size:
                 deal["kitty"] = data["kitty"]
@@ -996,26 +1027,32 @@ class Texas42Game:
                 raise ValueError(f"bad marks {marks!r}")
             if not (type(scored) is int and type(deals) is int and 0 <= scored < deals):
                 raise ValueError("bad hand counters")
+            if config.episode == "hand" and (scored or any(marks)):
+                raise ValueError("a one-hand episode has no marks or scored hands before its deal")
+            if max(marks) >= config.target_marks:
+                raise ValueError(
+                    f"marks {marks} already reach the target of {config.target_marks}: "
+                    "the game ended before this deal"
+                )
             game.marks, game.hands_scored, game.deals = list(marks), scored, deals
             game.deal_marks, game.deal_scored = tuple(marks), scored
+            if not isinstance(data["moves"], list):
+                raise ValueError("'moves' must be a list of moves as text")
             for move in data["moves"]:
                 if game.phase == DONE or game.deals != deals:
                     raise ValueError("a saved hand holds moves beyond its end")
                 game.apply(game.action_from_text(move))
-            result = data["last_result"]
             if not data["moves"]:  # a fresh deal: the result of the hand before it, if any
-                if result is not None and not isinstance(result, dict):
-                    raise ValueError(f"bad last_result {result!r}")
-                game.last_result = result
+                game.last_result = _read_result(data["last_result"], config, scored)
             return game
-        except (KeyError, TypeError, AttributeError) as err:
-            raise ValueError(f"malformed Texas 42 saved game: {err!r}") from err
+        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
+            raise ValueError(f"malformed Texas 42 saved game: {err}") from err
 
     # ----- what a seat may know ---------------------------------------------------------------
     def view(self, seat: int) -> Texas42View:
         """The seat's view (RULES.md 4): nothing of another hand, the Nello partner's included, nor
         of the 88 kitty and discards unless the seat is the bid winner."""
-        to_act = -1 if self.phase == DONE else self.to_act
+        current = None if self.phase == DONE else self.current
         discards = self.discards
         discards = (tuple(discards) if seat == self.bidder else (-1,) * len(discards)) if discards else ()
         # Positional, in Texas42View's field order: keywords cost several times more per step.
@@ -1023,7 +1060,7 @@ class Texas42Game:
             self.config,  # config
             seat,  # seat
             self.phase,  # phase
-            to_act,  # to_act
+            current,  # current_player
             self.hands[seat],  # hand
             tuple([h.bit_count() for h in self.hands]),  # hand_sizes
             self.shaker,  # shaker
@@ -1040,7 +1077,7 @@ class Texas42Game:
             tuple(self.voids),  # voids
             (self.points[0], self.points[1]),  # points
             tuple(self.marks),  # marks
-            self.legal_mask() if seat == to_act else 0,  # legal_mask
+            self.legal_mask() if seat == current else 0,  # legal_mask
             tuple(self.hands) if self.config.open_hands else None,  # hands
             discards,  # discards
         )
@@ -1064,3 +1101,33 @@ def hand_moves(view: Texas42View) -> list[tuple[int, int, bool]]:
     for trick in (*view.tricks, view.trick):
         moves += [(seat, v.play + tile, i == 0) for i, (seat, tile) in enumerate(trick)]
     return moves
+
+
+def _read_result(saved: Any, config: Texas42Config, scored: int) -> dict | None:
+    """A saved ``last_result`` (the hand before a fresh deal; ``None`` after a reshake or before any
+    hand) with every field checked, since a save is untrusted input."""
+    if saved is None:
+        return None
+    n, v = config.num_players, config.variant
+
+    def per_seat(x: Any) -> bool:
+        return isinstance(x, list) and len(x) == n and all(type(m) is int and m >= 0 for m in x)
+
+    contract = saved.get("contract") if isinstance(saved, dict) else None
+    if not (
+        scored > 0
+        and isinstance(saved, dict)
+        and set(saved) == {"hand_marks", "marks", "points_taken", "contract"}
+        and all(per_seat(saved[k]) for k in ("hand_marks", "marks", "points_taken"))
+        and isinstance(contract, dict)
+        and set(contract) == {"bidder", "bid", "declaration", "made"}
+        and type(contract["bidder"]) is int
+        and 0 <= contract["bidder"] < n
+        and contract["bid"] in v.action_text[1 : v.trump]
+        and contract["declaration"] in v.action_text[v.trump : v.play]
+        and type(contract["made"]) is bool
+    ):
+        raise ValueError(
+            "'last_result' is not the result of a scored hand (hand_marks, marks, points_taken, contract)"
+        )
+    return saved

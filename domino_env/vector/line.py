@@ -21,8 +21,9 @@ import numpy as np
 
 from domino_env.encoders.base import scaled
 from domino_env.encoders.line_compact import compact_slots, slot_slices
-from domino_env.rewards import EPISODES, REWARDS, zero_sum
-from domino_env.rules.line import LineConfig, lead_rank
+from domino_env.games import DOMINOES
+from domino_env.rewards import zero_sum
+from domino_env.rules.line import lead_rank
 from domino_env.tiles import tile_set
 from domino_env.vector.batch import Batch, deal_rows, integer_array
 
@@ -83,14 +84,7 @@ class VectorLineGame:
     ):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        if episode not in EPISODES:
-            raise ValueError(f"episode must be one of {EPISODES}, got {episode!r}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
-        target = options.pop("target_score", "preset")
-        if episode == "match" and target is None:
-            raise ValueError("a match episode needs a target_score")
-        self.config = cfg = LineConfig(**options, target_score=target if episode == "match" else None)
+        self.config = cfg = DOMINOES.config(episode=episode, reward=reward, **options)
         self.episode, self.reward = episode, reward
         ts = tile_set(cfg.max_pips)
         n, t = cfg.num_players, ts.num_tiles

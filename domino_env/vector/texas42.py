@@ -17,7 +17,7 @@ import numpy as np
 
 from domino_env.encoders.base import scaled
 from domino_env.encoders.texas42_compact import compact_slots, slot_slices, suits_in_force
-from domino_env.rewards import TEXAS42_REWARDS as REWARDS
+from domino_env.games import TEXAS42
 from domino_env.rewards import zero_sum
 from domino_env.rules.texas42 import (
     BID,
@@ -45,7 +45,6 @@ from domino_env.rules.texas42 import (
     TILES,
     TRUMP,
     TRUMP_FOLLOWME,
-    Texas42Config,
     bid_marks,
     bid_value,
     contract_outcome,
@@ -86,9 +85,7 @@ class VectorTexas42Game:
     ):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {REWARDS}, got {reward!r}")
-        self.config = cfg = Texas42Config.make(preset, **options)
+        self.config = cfg = TEXAS42.config(reward=reward, preset=preset, **options)
         if cfg.num_players != SEATS:
             raise ValueError(
                 f"VectorTexas42Game plays four-player 42 only (preset 'standard' or 'n42pa', num_players=4); "

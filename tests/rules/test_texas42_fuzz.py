@@ -35,8 +35,8 @@ CONFIGS = {
 
 def fingerprint(game: Texas42Game) -> tuple:
     return (
-        tuple(game.hands), tuple(game.history), game.phase, game.to_act, tuple(game.marks), game.deals,
-        tuple(game.discards),
+        tuple(game.hands), tuple(game.history), game.phase, game.current_player, tuple(game.marks),
+        game.deals, tuple(game.discards),
     )
 
 

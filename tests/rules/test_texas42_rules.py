@@ -289,7 +289,7 @@ def test_bad_options_and_deals_are_refused() -> None:
 
 
 def test_text_round_trips_for_every_action() -> None:
-    game = Texas42Game()
+    game = Texas42Game(Texas42Config(), np.random.default_rng(0))
     for a in range(NUM_ACTIONS):
         assert game.action_from_text(game.action_to_text(a)) == a
     assert game.action_from_text("  Play 4-6 ") == PLAY + TILES.index(6, 4)

@@ -89,7 +89,7 @@ class Lockstep:
         for env, a in zip(self.envs, actions, strict=True):
             game, seen = env.game, self.seen
             scored = game.hands_scored
-            all_passed = game.phase == BID and game.to_act == game.shaker and game.bidder < 0
+            all_passed = game.phase == BID and game.current_player == game.shaker and game.bidder < 0
             seen["reshakes"] += all_passed and a == PASS
             seen["forced"] += all_passed and game.config.forced_bid
             env.step(int(a))

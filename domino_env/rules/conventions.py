@@ -1,0 +1,99 @@
+"""What both rules engines share: integer ids, generators and the saved-game envelope.
+
+``LineGame`` and ``Texas42Game`` agree on these so that callers (environments, bots, the batched
+engines' reference tests) can treat them alike:
+
+- **Integers.** An action id, a tile id, a seat or an integer option is a Python ``int`` or a numpy
+  integer; a ``bool`` (``True`` is an ``int`` in Python) is refused. Values are stored as ``int``.
+- **Generators.** Every engine takes an explicit ``numpy.random.Generator``, its only source of
+  randomness; none makes its own.
+- **Saved games.** ``to_json`` writes ``{"format": "domino-env/<engine>", "version": N, ...}``;
+  ``from_json`` refuses any other format or version, and anything malformed, with a ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+# numpy's bit generators, by the name a generator state records: the only ones a save may name.
+BIT_GENERATORS: dict[str, type[np.random.BitGenerator]] = {
+    cls.__name__: cls
+    for cls in (np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox, np.random.SFC64)
+}
+
+
+def is_int(x: Any) -> bool:
+    """A Python or numpy integer that is not a ``bool``."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def check_action_id(action: Any, num_actions: int) -> int:
+    """``action`` as an ``int`` when it is an action id ``0..num_actions - 1``; else ``ValueError``."""
+    if not is_int(action) or not 0 <= action < num_actions:
+        raise ValueError(f"action must be an integer id 0..{num_actions - 1}, got {action!r}")
+    return int(action)
+
+
+def check_move_text(text: Any) -> str:
+    """``text`` itself when it is a string (a move to read); else ``TypeError``."""
+    if not isinstance(text, str):
+        raise TypeError(f"a move is text such as 'pass' or 'play 6-4', got {type(text).__name__} {text!r}")
+    return text
+
+
+def check_generator(rng: Any) -> np.random.Generator:
+    """``rng`` when it is a ``numpy.random.Generator``; else ``TypeError`` (a seed is not one)."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng must be a numpy.random.Generator (e.g. numpy.random.default_rng(seed)), "
+            f"got {type(rng).__name__}"
+        )
+    return rng
+
+
+def generator_from_state(state: Any) -> np.random.Generator:
+    """A generator restored from a saved ``bit_generator.state``; only numpy's bit generators
+    (``BIT_GENERATORS``) are built, so a save cannot name any other callable."""
+    name = state.get("bit_generator") if isinstance(state, dict) else None
+    if not isinstance(name, str) or name not in BIT_GENERATORS:
+        raise ValueError(f"'rng' must be the state of one of numpy's bit generators {sorted(BIT_GENERATORS)}")
+    bit_generator = BIT_GENERATORS[name]()
+    try:
+        bit_generator.state = state
+    except (TypeError, ValueError, KeyError, OverflowError) as err:
+        raise ValueError(f"'rng' is not a valid {name} state: {err}") from err
+    return np.random.Generator(bit_generator)
+
+
+def read_save(text: Any, save_format: str, versions: tuple[int, ...]) -> dict:
+    """The JSON object of a saved game after checking its format and version; ``ValueError`` for
+    text that is not JSON (nested too deeply included), another format, or a version not in
+    ``versions`` (a save without one predates versioning)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise ValueError(f"a saved game is JSON text, got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError("the saved game is nested too deeply to be a saved game") from None
+    except json.JSONDecodeError as err:
+        raise ValueError(f"the saved game is not valid JSON: {err}") from err
+    if not isinstance(data, dict):
+        raise ValueError(f"a saved game is a JSON object, got {type(data).__name__}")
+    supported = f"{save_format} version {', '.join(map(str, versions))}"
+    if data.get("format") != save_format:
+        if "format" not in data and "version" not in data:
+            raise ValueError(
+                f"the save names no format or version (not a saved game, or one written before saves "
+                f"were versioned); this domino-env reads {supported}"
+            )
+        raise ValueError(
+            f"not a {save_format} save (its format is {data.get('format')!r}); this reads {supported}"
+        )
+    version = data.get("version")
+    if type(version) is not int or version not in versions:
+        found = "has no version" if version is None else f"has version {version!r}"
+        raise ValueError(f"the save {found}; this domino-env reads {supported}")
+    return data
