@@ -22,12 +22,26 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+import pettingzoo
 from pettingzoo import AECEnv
 
 from domino_env.encoders.state import encode_state, state_space
 from domino_env.rules.errors import IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
+
+
+def register_aec(env_id: str, entry_point: str) -> bool:
+    """Register ``env_id`` for ``pettingzoo.make("aec", env_id)``; whether it was registered.
+
+    PettingZoo gained its registry (``pettingzoo.register``) in 1.27; older releases, which the
+    package still supports (pyproject's lower bound), have none, so there is nothing to register.
+    """
+    register = getattr(pettingzoo, "register", None)
+    if register is None:
+        return False
+    register("aec", env_id, entry_point=entry_point)
+    return True
 
 
 class DominoAECEnv(AECEnv):
