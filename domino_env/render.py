@@ -13,7 +13,7 @@ show a hidden tile. Each game's record (``domino_env.games``) names its drawing 
   the seat is the bid winner).
 
 A frame's size depends only on the game's config, so every frame of an episode has one shape (video
-writers need it). Drawn with Pillow, about a millisecond a frame.
+writers need it). Drawn with Pillow: a few milliseconds a frame.
 """
 
 from __future__ import annotations
