@@ -204,9 +204,11 @@ class DominoAECEnv(AECEnv):
         game = self._require_game("render_frame")
         if seat is None:
             seat = self._viewing_seat()
-        elif not (type(seat) is int and 0 <= seat < len(self.possible_agents)):
+        elif isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not (
+            0 <= seat < len(self.possible_agents)
+        ):
             raise ValueError(f"seat must be an int in 0..{len(self.possible_agents) - 1}, got {seat!r}")
-        return game_of_config(self.config).draw_view(game.view(seat))
+        return game_of_config(self.config).draw_view(game.view(int(seat)))
 
     def _viewing_seat(self) -> int:
         current = self.game.current_player

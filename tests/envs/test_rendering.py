@@ -96,9 +96,10 @@ def test_render_frame_refuses_a_bad_seat_and_a_missing_game() -> None:
     with pytest.raises(RuntimeError, match="reset"):
         env.render_frame()
     env.reset(seed=0)
-    for bad in (2, -1, "0", 1.0):
+    for bad in (2, -1, "0", 1.0, True, [0]):
         with pytest.raises(ValueError, match="seat must be"):
             env.render_frame(bad)
+    assert np.array_equal(env.render_frame(np.int64(1)), env.render_frame(1))
 
 
 def test_render_modes_are_the_same_in_every_env() -> None:
