@@ -1,6 +1,7 @@
 """Entry module in PettingZoo classic style: ``env()`` (wrapped) and ``raw_env()`` (bare).
 
-Importing it registers ``"domino_env/Dominoes-v0"`` in PettingZoo's registry, so
+Importing it registers ``"domino_env/Dominoes-v0"`` in PettingZoo's registry (PettingZoo 1.27 and
+later; older releases have none), so
 ``pettingzoo.make("aec", "domino_env/Dominoes-v0", variant="draw", num_players=3)`` works.
 The full description (spaces, actions, rewards) is ``domino_env.envs.dominoes_v0``'s docstring.
 """
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo import register
 from pettingzoo.utils import wrappers
 
 from domino_env.envs import dominoes_v0 as _impl
+from domino_env.envs.base import register_aec
 from domino_env.envs.dominoes_v0 import raw_env
 
 __doc__ = _impl.__doc__
@@ -21,12 +22,14 @@ ENV_ID = "domino_env/Dominoes-v0"
 
 
 def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
-    """``raw_env(**kwargs)`` under PettingZoo's order-enforcing wrapper.
+    """``raw_env(**kwargs)`` under PettingZoo's order-enforcing wrapper, ``illegal_action="penalize"``
+    unless given: as in PettingZoo's classic games, an illegal move ends the episode with a penalty
+    for the offender (``raw_env`` keeps ``"raise"``; docs/decisions.md).
 
     PettingZoo's out-of-bounds and terminate-on-illegal wrappers are left out on purpose: illegal
     moves, out-of-range ids included, are handled by the ``illegal_action`` option in one place.
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return wrappers.OrderEnforcingWrapper(raw_env(**{"illegal_action": "penalize", **kwargs}))
 
 
-register("aec", ENV_ID, entry_point="domino_env.dominoes_v0:env")
+register_aec(ENV_ID, "domino_env.dominoes_v0:env")

@@ -94,6 +94,9 @@ class Game:
     """whether the batched engine plays a config (it may cover only some forms of the game)"""
     trainable: Callable[[Any], str | None] = lambda config: None
     """why the self-play trainer cannot train a config (``None``: it can)"""
+    renderer: str | None = None
+    """``module:function`` drawing a seat's view as an ``H x W x 3`` uint8 frame of one size per
+    config (``render_mode="rgb_array"``: ``domino_env.render``)"""
 
     # ----- rules ----------------------------------------------------------------------------------
     def config(self, **options: Any) -> Any:
@@ -126,6 +129,12 @@ class Game:
         if self.vector_engine is None or not self.vector_plays(config):
             return None
         return _import(self.vector_engine)
+
+    def draw_view(self, view: Any) -> np.ndarray:
+        """The picture of what ``view``'s seat may know (``renderer``)."""
+        if self.renderer is None:
+            raise ValueError(f"game {self.name!r} has no renderer")
+        return _import(self.renderer)(view)
 
     def load_encoders(self) -> None:
         for module in self.encoder_modules:
@@ -231,6 +240,7 @@ DOMINOES = register_game(Game(
     ),
     vector_engine="domino_env.vector.line:VectorLineGame",
     vector_plays=lambda config: True,
+    renderer="domino_env.render:draw_line_view",
 ))
 
 
@@ -290,4 +300,5 @@ TEXAS42 = register_game(Game(
     vector_engine="domino_env.vector.texas42:VectorTexas42Game",
     vector_plays=lambda config: config.num_players == 4,
     trainable=_texas42_trainable,
+    renderer="domino_env.render:draw_texas42_view",
 ))

@@ -3,10 +3,11 @@
 A game environment supplies a rules engine (``domino_env.rules``) and says how to build it, how to
 observe it and how a step turns into rewards; this class does everything PettingZoo asks for once:
 agents and spaces, seeding, the int8 action mask (all zeros for a seat that is not to act), the
-illegal-action policy (RULES.md section 5), dead-agent steps and reward accumulation. Used out of
-order (``step``, ``last``, ``observe``, ``state``, ``render`` or the action texts before ``reset()``;
-``step`` or ``last`` once every agent has taken its final step) it raises ``RuntimeError`` saying to
-call ``reset()``.
+illegal-action policy (RULES.md section 5), dead-agent steps, reward accumulation and rendering
+(text, or a picture drawn by ``domino_env.render``). Used out of order (``step``, ``last``,
+``observe``, ``state``, ``render``, ``render_frame`` or the action texts before ``reset()``; ``step``
+or ``last`` once every agent has taken its final step) it raises ``RuntimeError`` saying to call
+``reset()``.
 
 Engine protocol (duck-typed, implemented by ``rules.line.LineGame`` and ``rules.texas42``):
 ``num_players``, ``num_actions``, ``current_player`` (``None`` once terminal), ``is_terminal``,
@@ -24,18 +25,33 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+import pettingzoo
 from pettingzoo import AECEnv
 
 from domino_env.encoders.state import encode_state, state_space
+from domino_env.games import game_of_config
 from domino_env.rules.errors import IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
 
+def register_aec(env_id: str, entry_point: str) -> bool:
+    """Register ``env_id`` for ``pettingzoo.make("aec", env_id)``; whether it was registered.
+
+    PettingZoo gained its registry (``pettingzoo.register``) in 1.27; older releases, which the
+    package still supports (pyproject's lower bound), have none, so there is nothing to register.
+    """
+    register = getattr(pettingzoo, "register", None)
+    if register is None:
+        return False
+    register("aec", env_id, entry_point=entry_point)
+    return True
+
+
 class DominoAECEnv(AECEnv):
     """Base class: subclasses implement the ``_new_game``, ``_observe``, ``_apply`` hooks."""
 
-    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False, "render_fps": 1}
 
     def __init__(
         self,
@@ -173,13 +189,40 @@ class DominoAECEnv(AECEnv):
             self.rewards = dict.fromkeys(self.agents, 0.0)
         self._select_next()
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """By ``render_mode``: ``"ansi"``, the text of the whole table, every hand (for logs);
+        ``"human"``, prints what the viewing seat may see and returns ``None``; ``"rgb_array"``, the
+        picture of the viewing seat's view (``render_frame``). The viewing seat is the seat to act
+        (seat 0 once the episode is over); ``open_hands`` shows every hand."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'.")
             return None
-        return self._require_game("render").render_text()
+        game = self._require_game("render")
+        if self.render_mode == "ansi":
+            return game.render_text()
+        if self.render_mode == "human":
+            print(game.render_text(self._viewing_seat()))
+            return None
+        return self.render_frame()
+
+    def render_frame(self, seat: int | None = None) -> np.ndarray:
+        """``seat``'s view of the table as an ``H x W x 3`` uint8 picture (``domino_env.render``):
+        its own hand face up, the others face down unless ``open_hands``. ``seat`` defaults to the
+        viewing seat (``render``). Every frame of an env has the same shape."""
+        game = self._require_game("render_frame")
+        if seat is None:
+            seat = self._viewing_seat()
+        elif isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not (
+            0 <= seat < len(self.possible_agents)
+        ):
+            raise ValueError(f"seat must be an int in 0..{len(self.possible_agents) - 1}, got {seat!r}")
+        return game_of_config(self.config).draw_view(game.view(int(seat)))
+
+    def _viewing_seat(self) -> int:
+        current = self.game.current_player
+        return 0 if current is None else current
 
     def close(self) -> None:
         pass

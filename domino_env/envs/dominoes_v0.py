@@ -59,9 +59,9 @@ be the points side `k` (a player, or a team) scored in the round and `K` the num
   otherwise; a round nobody wins gives 0 to all.
 
 With `illegal_action="penalize"` an illegal move ends the episode with `-illegal_penalty` (a
-finite number >= 0, default 1) for the offender and 0 for the others; `"raise"` (default) raises
-`IllegalActionError` (a `ValueError`) naming the move and the legal moves, and leaves the state
-untouched.
+finite number >= 0, default 1) for the offender and 0 for the others; `"raise"` (the default of
+`raw_env()`; `env()` defaults to `"penalize"`) raises `IllegalActionError` (a `ValueError`) naming
+the move and the legal moves, and leaves the state untouched.
 
 When a round ends, every agent's info holds `"round_points"` (indexed by seat, partners equal) and
 `"scores"` (match totals, same layout), until that agent's next move (as rewards accumulate).

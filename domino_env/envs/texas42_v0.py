@@ -97,7 +97,8 @@ With `illegal_action="penalize"` an illegal move ends the episode with `-illegal
 offender and 0 for the others, except a renege (a tile in hand that does not follow suit) under
 the `n42pa` preset: the offending team loses the hand, i.e. the contract's marks go to the other
 team (`zero_sum`: `-m`/`+m`; `marks`: `+m` to the other team; `win_loss`: `-1`/`+1`).
-`"raise"` (default) raises `IllegalActionError` (a `ValueError`) naming the move and the legal
+`"raise"` (the default of `raw_env()`; `env()` defaults to
+`"penalize"`) raises `IllegalActionError` (a `ValueError`) naming the move and the legal
 moves, and leaves the state untouched.
 
 When a hand ends, every agent's info holds `"hand_marks"` (by seat: marks its side won this

@@ -275,6 +275,28 @@ def highest_double_holder(tiles: TileSet, hands: Sequence[int]) -> int:
     return next(s for s, h in enumerate(hands) if h >> best & 1)
 
 
+def line_in_table_order(tiles: TileSet, line: Sequence[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """``(tile, shown left half, shown right half)`` from the left end to the right, replayed from a
+    line of ``(tile, seat, side)`` in the order played (the text and the picture of the table)."""
+    left: list[tuple[int, int, int]] = []
+    right: list[tuple[int, int, int]] = []
+    ends = [-1, -1]
+    for t, _seat, side in line:
+        lo, hi = tiles.low[t], tiles.high[t]
+        if ends[0] < 0:
+            ends = [lo, hi]
+            right.append((t, lo, hi))
+        elif side == 0:
+            new = hi if lo == ends[0] else lo
+            left.append((t, new, ends[0]))
+            ends[0] = new
+        else:
+            new = hi if lo == ends[1] else lo
+            right.append((t, ends[1], new))
+            ends[1] = new
+    return left[::-1] + right
+
+
 class LineGame:
     """A Block or Draw match (one or more rounds) between ``num_players`` seats."""
 
@@ -561,7 +583,7 @@ class LineGame:
         """ANSI/plain text of the table; doubles stand crosswise. ``seat`` hides the other hands."""
         ts = self.tiles
         rows = ["", "", ""]
-        for _tile, a, b in self._line_left_to_right():
+        for _tile, a, b in line_in_table_order(ts, self.line):
             if a == b:
                 cells = (f"┌{a}┐", "│─│", f"└{a}┘")
             else:
@@ -589,27 +611,6 @@ class LineGame:
         elif self.results and not self.line:  # a new round: say how the one before ended
             lines.append(f"previous round: {self.results[-1].describe()}")
         return "\n".join(lines)
-
-    def _line_left_to_right(self) -> list[tuple[int, int, int]]:
-        """``(tile, shown left half, shown right half)`` in table order, replayed from ``line``."""
-        left: list[tuple[int, int, int]] = []
-        right: list[tuple[int, int, int]] = []
-        ts = self.tiles
-        ends = [-1, -1]
-        for t, _seat, side in self.line:
-            lo, hi = ts.low[t], ts.high[t]
-            if ends[0] < 0:
-                ends = [lo, hi]
-                right.append((t, lo, hi))
-            elif side == 0:
-                new = hi if lo == ends[0] else lo
-                left.append((t, new, ends[0]))
-                ends[0] = new
-            else:
-                new = hi if lo == ends[1] else lo
-                right.append((t, ends[1], new))
-                ends[1] = new
-        return left[::-1] + right
 
     # ----- views -------------------------------------------------------------------------------
     def view(self, seat: int) -> LineView:

@@ -63,7 +63,7 @@ class SingleAgentEnv(gymnasium.Env):
     opponents' random choices come from it, so a seeded run replays exactly.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -132,7 +132,11 @@ class SingleAgentEnv(gymnasium.Env):
         """Legal actions of the learner's seat to act, as booleans (sb3-contrib's MaskablePPO hook)."""
         return self._last_mask.astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """As the PettingZoo env renders (``render_mode``), except that a picture (``"rgb_array"``)
+        is always the learner's view: the learner seat to act, or its seat once the episode is over."""
+        if self.render_mode == "rgb_array" and self.aec.game is not None:
+            return self.aec.render_frame(self.aec.agent_name_mapping[self._acting_agent()])
         return self.aec.render()
 
     # ----- helpers -----------------------------------------------------------------------------

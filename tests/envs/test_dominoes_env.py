@@ -166,7 +166,7 @@ def test_match_episode_rewards_each_round_and_sum_to_zero():
 
 def test_illegal_action_raise_leaves_state_and_penalize_ends_episode():
     deal = {"hands": [["6-5", "1-1"], ["5-2", "0-4"]], "leader": 0}
-    env = dominoes_v0.env()
+    env = dominoes_v0.env(illegal_action="raise")  # env() penalizes unless told
     env.reset(options={"deal": deal})
     before = env.unwrapped.game.to_json()
     for bad in (57, 58, -3, "play"):
@@ -174,7 +174,7 @@ def test_illegal_action_raise_leaves_state_and_penalize_ends_episode():
             env.step(bad)
     assert env.unwrapped.game.to_json() == before and env.agent_selection == "player_0"
 
-    env = dominoes_v0.env(illegal_action="penalize", illegal_penalty=2.0)
+    env = dominoes_v0.env(illegal_penalty=2.0)
     env.reset(options={"deal": deal})
     env.step(57)
     assert all(env.terminations.values())
