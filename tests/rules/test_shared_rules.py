@@ -9,7 +9,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from texas42_moves import play
+from texas42_moves import DEAL_P, DEAL_X, play
 
 from domino_env import beliefs
 from domino_env.rules import texas42 as t42
@@ -19,21 +19,6 @@ from domino_env.rules.texas42 import RenegeError, Texas42Config, Texas42Game, co
 from domino_env.tiles import tile_set
 from domino_env.vector import VectorLineGame, VectorTexas42Game, sample_legal
 from domino_env.vector import texas42 as vector_texas42
-
-# Seat 1's only five is 5-3; seat 2 holds 5-5 and the other fives (as in test_texas42_rules.py).
-DEAL_X = [
-    ["5-4", "6-6", "6-5", "6-4", "6-2", "6-1", "6-0"],
-    ["5-3", "4-4", "4-3", "4-2", "4-1", "4-0", "2-2"],
-    ["5-5", "5-2", "5-1", "5-0", "3-3", "3-2", "6-3"],
-    ["3-1", "3-0", "2-1", "2-0", "1-1", "1-0", "0-0"],
-]
-# Seat 1 holds exactly four doubles; seat 0 none.
-DEAL_P = [
-    ["6-5", "6-4", "6-3", "6-2", "6-1", "6-0", "5-4"],
-    ["6-6", "5-5", "4-4", "3-3", "5-3", "5-2", "5-1"],
-    ["5-0", "4-3", "4-2", "4-1", "4-0", "3-2", "3-1"],
-    ["3-0", "2-2", "2-1", "2-0", "1-1", "1-0", "0-0"],
-]
 
 
 def texas42(hands: list[list[str]], **options) -> Texas42Game:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from texas42_moves import legal_texts, play
+from texas42_moves import DEAL_P, DEAL_X, legal_texts, play
 
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.texas42 import (
@@ -16,21 +16,6 @@ from domino_env.rules.texas42 import (
     Texas42Config,
     Texas42Game,
 )
-
-# Deal X: seat 1's only five is 5-3; seat 2 holds 5-5 and the other fives.
-DEAL_X = [
-    ["5-4", "6-6", "6-5", "6-4", "6-2", "6-1", "6-0"],
-    ["5-3", "4-4", "4-3", "4-2", "4-1", "4-0", "2-2"],
-    ["5-5", "5-2", "5-1", "5-0", "3-3", "3-2", "6-3"],
-    ["3-1", "3-0", "2-1", "2-0", "1-1", "1-0", "0-0"],
-]
-# Deal P: seat 1 holds four doubles (Plunge).
-DEAL_P = [
-    ["6-5", "6-4", "6-3", "6-2", "6-1", "6-0", "5-4"],
-    ["6-6", "5-5", "4-4", "3-3", "5-3", "5-2", "5-1"],
-    ["5-0", "4-3", "4-2", "4-1", "4-0", "3-2", "3-1"],
-    ["3-0", "2-2", "2-1", "2-0", "1-1", "1-0", "0-0"],
-]
 
 
 def new_game(hands: list[list[str]] = DEAL_X, shaker: int = 3, **options) -> Texas42Game:
