@@ -241,7 +241,7 @@ def draw_texas42_view(view: Texas42View) -> np.ndarray:
         marks = f"team 0 {view.marks[0]}, team 1 {view.marks[1]}"
     title = f"{v.name} ({config.preset})   marks: {marks}   shaker: seat {view.shaker}"
     picture.text(MARGIN, 8, title, size=17)
-    status = "over" if view.phase == DONE else f"seat {view.to_act} to {PHASE_NAMES[view.phase]}"
+    status = "over" if view.phase == DONE else f"seat {view.current_player} to {PHASE_NAMES[view.phase]}"
     picture.text(MARGIN, 32, f"{status}   view of seat {view.seat}", fill=DIM)
     picture.text(MARGIN, HEADER_HEIGHT + 4, _contract_text(view), size=16)
     picture.text(MARGIN, HEADER_HEIGHT + 28, _hidden_text(view), fill=DIM)
@@ -255,7 +255,7 @@ def draw_texas42_view(view: Texas42View) -> np.ndarray:
         notes += ["you"] if seat == view.seat else []
         notes += ["sits out"] if seat == view.sitting_out else []
         label = _seat_label(seat, notes, v.action_text[bid] if bid >= 0 else "")
-        rows.append(SeatRow(label, faces, view.hand_sizes[seat], seat == view.to_act))
+        rows.append(SeatRow(label, faces, view.hand_sizes[seat], seat == view.current_player))
     picture.seat_rows(2 * HEADER_HEIGHT + TRICK_HEIGHT, rows)
     return picture.array()
 
