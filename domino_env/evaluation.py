@@ -11,9 +11,12 @@ and the luck of the deal cancels. A side holds both partner seats, so "teams swa
 their tiles, so per agent they are first averaged within the group, and intervals are taken over
 groups. Mean margin and points: normal 95% interval (mean +- 1.96 standard errors over groups).
 Win rate (a tie, where nobody scores, counts ``1/K``): 95% percentile bootstrap over groups
-(seeded). The cross-play matrix and OpenSkill ratings come from pairwise comparisons of two agents'
+(seeded). The cross-play matrix and the Elo ratings come from pairwise comparisons of two agents'
 sides within a game; each cross-play cell's 95% interval is a percentile bootstrap over deals of
 the per-deal share (``crossplay_interval``), since the games of one deal are not independent.
+The ratings are one Bradley-Terry maximum-likelihood fit of all comparisons (ties 1/2), on the Elo
+scale, anchored at ``random`` = 0, with 95% intervals by bootstrap over deals (``elo_ratings``):
+unlike an online rating, they do not depend on the order of the records.
 
 **Reproducibility.** Every random stream is seeded from ``(seed, deal, lineup, seat)``, so a run
 is identical with any number of worker processes.
@@ -198,6 +201,58 @@ def crossplay_interval(scores_by_deal: dict[int, list[float]], seed: int) -> tup
     return bootstrap_interval([float(np.mean(v)) for _, v in sorted(scores_by_deal.items())], seed)
 
 
+ELO_SCALE = 400 / math.log(10)
+"""Elo points per unit of Bradley-Terry log-strength: 400 Elo = 10:1 odds."""
+
+
+def bradley_terry(wins: np.ndarray, games: np.ndarray, iterations: int = 2000) -> np.ndarray:
+    """Maximum-likelihood log-strengths ``r`` of a Bradley-Terry model,
+    ``P(i beats j) = 1 / (1 + exp(r_j - r_i))``.
+
+    ``wins[i, j]``: comparisons ``i`` won against ``j`` (ties count 1/2 to each), ``games[i, j]``:
+    comparisons between them. One virtual tied comparison per pair that met keeps an agent that
+    never (or always) won finite. Fitted by Hunter's MM iteration; returns log-strengths with mean 0.
+    A batch fit of all outcomes at once, so the order of the records cannot matter.
+    """
+    met = games > 0
+    wins = wins + 0.5 * met
+    games = games + met
+    total_wins = wins.sum(axis=1)
+    strength = np.ones(len(wins))
+    for _ in range(iterations):
+        pair = strength[:, None] + strength[None, :]
+        denominator = (games / pair).sum(axis=1)
+        updated = np.where(denominator > 0, total_wins / np.where(denominator > 0, denominator, 1), strength)
+        updated /= np.exp(np.log(updated).mean())
+        if np.allclose(updated, strength, rtol=1e-10, atol=0):
+            strength = updated
+            break
+        strength = updated
+    return np.log(strength)
+
+
+def elo_ratings(per_deal: np.ndarray, labels: Sequence[str], seed: int, resamples: int = 200
+                ) -> list[dict[str, float]]:
+    """Elo ratings (Bradley-Terry, ``ELO_SCALE``) with 95% intervals by bootstrap over deals.
+
+    ``per_deal[d, i, j]``: comparisons ``i`` won against ``j`` in deal ``d`` (ties 1/2). Anchored so
+    that an agent labelled ``random`` rates 0 (else the mean rating is 0)."""
+    games = per_deal + per_deal.transpose(0, 2, 1)
+    anchor = list(labels).index("random") if "random" in labels else None
+
+    def fit(wins: np.ndarray, played: np.ndarray) -> np.ndarray:
+        elo = ELO_SCALE * bradley_terry(wins, played)
+        return elo - (elo[anchor] if anchor is not None else 0.0)
+
+    point = fit(per_deal.sum(axis=0), games.sum(axis=0))
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(len(per_deal), size=(resamples, len(per_deal)))
+    boot = np.array([fit(per_deal[d].sum(axis=0), games[d].sum(axis=0)) for d in draws])
+    low, high = np.quantile(boot, [0.025, 0.975], axis=0)
+    return [{"elo": float(p), "low": float(lo), "high": float(hi)}
+            for p, lo, hi in zip(point, low, high, strict=True)]
+
+
 def _agent_game_stats(record: dict[str, Any], agent: int, num_sides: int) -> tuple[float, float, float]:
     """(margin per round, points per round, win share) of ``agent`` in one game, averaged over
     the sides it holds. Margin: its side's points minus the mean of the other sides'."""
@@ -235,7 +290,7 @@ class EvaluationResult:
         unit = self.setup.record.score_unit
         win = "match win rate" if self.setup.match else "win rate"
         rows = [
-            f"| agent | margin ({unit}) | {unit} | {win} | OpenSkill ordinal | groups |",
+            f"| agent | margin ({unit}) | {unit} | {win} | Elo (Bradley-Terry) | groups |",
             "|---|---|---|---|---|---|",
         ]
         for s, r in zip(self.summary, self.ratings, strict=True):
@@ -243,7 +298,8 @@ class EvaluationResult:
             rows.append(
                 f"| {s['agent']} | {m[0]:+.2f} [{m[1]:+.2f}, {m[2]:+.2f}]"
                 f" | {p[0]:.2f} [{p[1]:.2f}, {p[2]:.2f}]"
-                f" | {w[0]:.3f} [{w[1]:.3f}, {w[2]:.3f}] | {r['ordinal']:.2f} | {s['groups']} |"
+                f" | {w[0]:.3f} [{w[1]:.3f}, {w[2]:.3f}]"
+                f" | {r['elo']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}] | {s['groups']} |"
             )
         labels = [a.label for a in self.agents]
         rows += ["", "Cross-play (row beats column: share of pairwise comparisons, ties 1/2; "
@@ -283,15 +339,14 @@ Interval = tuple[float, float, float]  # mean, 95% low, 95% high
 def _summarize(setup: GameSetup, agents: Sequence[AgentSpec], records: list[dict[str, Any]], seed: int
                ) -> tuple[list[dict[str, Any]], list[list[float | None]], list[list[Interval | None]],
                           list[dict[str, float]]]:
-    from openskill.models import PlackettLuce
-
     k, n = setup.num_sides, len(agents)
     groups: dict[tuple[int, int, tuple[int, ...]], list[tuple[float, float, float]]] = {}
     beats = np.zeros((n, n))
     counts = np.zeros((n, n))
     pair_deals: dict[tuple[int, int], dict[int, list[float]]] = {}
-    model = PlackettLuce()
-    ratings = [model.rating(name=a.label) for a in agents]
+    deals = sorted({rec["deal"] for rec in records})
+    deal_index = {d: i for i, d in enumerate(deals)}
+    per_deal = np.zeros((len(deals), n, n))
     for rec in records:
         present = sorted(set(rec["lineup"]))
         for a in present:
@@ -305,8 +360,8 @@ def _summarize(setup: GameSetup, agents: Sequence[AgentSpec], records: list[dict
             counts[a, b] += 1
             counts[b, a] += 1
             pair_deals.setdefault((a, b), {}).setdefault(rec["deal"], []).append(score)
-            ranks = [1, 1] if score == 0.5 else ([1, 2] if score else [2, 1])
-            [[ratings[a]], [ratings[b]]] = model.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
+            per_deal[deal_index[rec["deal"]], a, b] += score
+            per_deal[deal_index[rec["deal"]], b, a] += 1 - score
     summary = []
     for a, spec in enumerate(agents):
         per_group = np.array([np.mean(v, axis=0) for key, v in sorted(groups.items()) if key[0] == a])
@@ -323,8 +378,7 @@ def _summarize(setup: GameSetup, agents: Sequence[AgentSpec], records: list[dict
     for (a, b), by_deal in pair_deals.items():
         mean, low, high = crossplay_interval(by_deal, seed=seed + n * a + b)
         crossplay_ci[a][b], crossplay_ci[b][a] = (mean, low, high), (1 - mean, 1 - high, 1 - low)
-    rated = [{"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for r in ratings]
-    return summary, crossplay, crossplay_ci, rated
+    return summary, crossplay, crossplay_ci, elo_ratings(per_deal, [a.label for a in agents], seed)
 
 
 def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int, seed: int = 0,

@@ -82,7 +82,8 @@ def test_greedy_beats_random_and_reports_everything(tmp_path) -> None:
     result = evaluate(GameSetup("texas42"), ["heuristic", "random"], 20, seed=0)
     heuristic, rand = result.summary
     assert heuristic["margin"][1] > 0 > rand["margin"][2]  # intervals exclude zero
-    assert result.ratings[0]["ordinal"] > result.ratings[1]["ordinal"]
+    assert result.ratings[1]["elo"] == 0.0  # anchored: random rates 0
+    assert result.ratings[0]["low"] > 0 and result.ratings[0]["low"] <= result.ratings[0]["elo"]
     data = json.loads(result.to_json())
     assert data["summary"][0]["agent"] == "heuristic" and len(data["records"]) == 40
     assert "| heuristic |" in result.to_markdown()
@@ -114,3 +115,39 @@ def test_rejects_bad_requests() -> None:
         evaluate(GameSetup("dominoes"), ["greedy", "greedy"], 1)
     with pytest.raises(ValueError):
         GameSetup("dominoes", {"num_players": 7})
+
+
+def test_ratings_are_a_batch_fit_independent_of_record_order() -> None:
+    """Shuffling the records leaves the ratings unchanged (an online rating would move), and every
+    pair whose cross-play interval excludes 1/2 is ordered the same way by the ratings."""
+    from domino_env.evaluation import _summarize
+
+    setup = GameSetup("dominoes", {"variant": "draw", "num_players": 3})
+    result = evaluate(setup, ["greedy", "random", "search:budget=5"], 24, seed=1)
+    shuffled = list(result.records)
+    np.random.default_rng(0).shuffle(shuffled)
+    *_, again = _summarize(setup, result.agents, shuffled, result.seed)
+    for mine, theirs in zip(again, result.ratings, strict=True):
+        assert mine == pytest.approx(theirs)
+    ordered = 0
+    for a in range(3):
+        for b in range(3):
+            interval = result.crossplay_ci[a][b]
+            if interval is not None and interval[1] > 0.5:
+                assert result.ratings[a]["elo"] > result.ratings[b]["elo"]
+                ordered += 1
+    assert ordered > 0, "no cross-play interval excluded 1/2: the check above checked nothing"
+
+
+def test_bradley_terry_recovers_known_strengths() -> None:
+    from domino_env.evaluation import ELO_SCALE, bradley_terry
+
+    truth = np.array([-1.0, 0.0, 0.5, 1.5])
+    rng = np.random.default_rng(3)
+    games = np.full((4, 4), 4000.0) - np.diag(np.full(4, 4000.0))
+    p_win = 1 / (1 + np.exp(truth[None, :] - truth[:, None]))
+    upper = np.triu(rng.binomial(4000, p_win), 1).astype(float)
+    wins = upper + np.triu(4000 - upper, 1).T * (np.triu(np.ones((4, 4)), 1).T > 0)
+    fitted = bradley_terry(wins, games)
+    np.testing.assert_allclose(fitted - fitted.mean(), truth - truth.mean(), atol=0.08)
+    assert ELO_SCALE * (fitted[3] - fitted[0]) == pytest.approx(ELO_SCALE * 2.5, abs=40)
