@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from domino_env.rewards import EPISODES, REWARDS, TEXAS42_REWARDS
+from domino_env.rules.conventions import check_choice
 from domino_env.rules.line import LineConfig, LineGame
 from domino_env.rules.texas42 import BID, Texas42Config, Texas42Game
 
@@ -177,11 +178,6 @@ def game_of_config(config: Any) -> Game:
 
 
 # ----- the line games (Block and Draw) ----------------------------------------------------------------
-def _check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-
-
 _LINE_OPTIONS = frozenset(LineConfig.__dataclass_fields__) | {"episode", "reward"}
 
 
@@ -192,8 +188,8 @@ def _line_config(options: Mapping[str, Any]) -> LineConfig:
         raise ValueError(f"unknown line-game option(s) {sorted(unknown)}; known: {sorted(_LINE_OPTIONS)}")
     rules = dict(options)
     episode = rules.pop("episode", EPISODES[0])
-    _check_choice("episode", episode, EPISODES)
-    _check_choice("reward", rules.pop("reward", REWARDS[0]), REWARDS)
+    check_choice("episode", episode, EPISODES)
+    check_choice("reward", rules.pop("reward", REWARDS[0]), REWARDS)
     if episode == "match" and rules.get("target_score", "preset") is None:
         raise ValueError("a match episode needs a target_score")
     return LineConfig.make(one_round=episode == "round", **rules)
@@ -248,7 +244,7 @@ DOMINOES = register_game(Game(
 def _texas42_config(options: Mapping[str, Any]) -> Texas42Config:
     """RULES.md 3.1's options (``Texas42Config.make``; ``episode``: ``hand`` or ``game``) plus ``reward``."""
     rules = dict(options)
-    _check_choice("reward", rules.pop("reward", TEXAS42_REWARDS[0]), TEXAS42_REWARDS)
+    check_choice("reward", rules.pop("reward", TEXAS42_REWARDS[0]), TEXAS42_REWARDS)
     return Texas42Config.make(**rules)
 
 

@@ -261,12 +261,11 @@ def _build(cls: type, data: Any, prefix: str) -> Any:
     return cls(**kwargs)
 
 
-def _validate(config: Config) -> None:
-    """Checks across fields and inside list values."""
+def _validate(config: Config, rules: Any) -> None:
+    """Checks across fields and inside list values; ``rules`` is the game's rules config."""
     sizes = config.network.hidden_sizes
     if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
         raise ConfigError(f"network.hidden_sizes: expected a non-empty list of positive ints, got {sizes!r}")
-    rules = config.game.rules  # valid: checked by _check_name_and_game
     known = scripted_opponents(config.game.name)
     for name in config.pool.scripted:
         if name not in known:
@@ -290,20 +289,20 @@ def _validate(config: Config) -> None:
     refusal = config.game.record.trainable(rules)
     if refusal:
         raise ConfigError(f"game.options: {refusal}")
-    if config.game.backend == "vector" and config.game.vector_class() is None:
+    if config.game.backend == "vector" and config.game.record.vector_class(rules) is None:
         raise ConfigError(f"game.backend: no batched engine plays these {config.game.name} options "
                           "(the batched Texas 42 engine is four-player only); use auto or fallback")
     if config.pool.latest_prob < 1.0 and not config.pool.scripted and config.pool.max_snapshots == 0:
         raise ConfigError("pool: no opponents (scripted empty and max_snapshots 0) but latest_prob < 1")
 
 
-def _check_name_and_game(config: Config) -> None:
-    """The run name is a plain folder name; the engine accepts the game's options."""
+def _check_name_and_game(config: Config) -> Any:
+    """The run name is a plain folder name; the engine accepts the game's options: their rules."""
     if not RUN_NAME.fullmatch(config.name):
         raise ConfigError(f"name: {config.name!r} is not a plain run name: use letters, digits, '-', '_' "
                           "and '.', not starting with '.' (the run lives in run_dir/name)")
     try:
-        _ = config.game.rules
+        return config.game.rules
     except (TypeError, ValueError) as err:
         raise ConfigError(f"game.options: {err}") from None
 
@@ -311,8 +310,7 @@ def _check_name_and_game(config: Config) -> None:
 def from_dict(data: dict[str, Any]) -> Config:
     """Validated ``Config`` from a nested mapping (missing fields keep their defaults)."""
     config = _build(Config, data, "")
-    _check_name_and_game(config)
-    _validate(config)
+    _validate(config, _check_name_and_game(config))
     return config
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from domino_env.bots.base import register_bot
 from domino_env.bots.determinize import sample_world
 from domino_env.bots.line_solver import LineSolver, margin
+from domino_env.rules.conventions import check_choice
 from domino_env.rules.line import LineGame, LineView
 from domino_env.tiles import iter_bits
 
@@ -140,8 +141,7 @@ class LineSearchAgent:
     def __init__(self, budget: int = 200, rollout: str = "greedy", exact_tiles: int = EXACT_TILES):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
+        check_choice("rollout", rollout, ROLLOUTS)
         self.budget = budget
         self.rollout = rollout
         self.exact_tiles = exact_tiles

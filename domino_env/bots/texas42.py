@@ -16,6 +16,7 @@ import numpy as np
 
 from domino_env.bots.base import register_bot
 from domino_env.bots.determinize import sample_world
+from domino_env.rules.conventions import check_choice
 from domino_env.rules.texas42 import (
     BID,
     BID_PLUNGE,
@@ -209,8 +210,7 @@ class Texas42SearchAgent:
     def __init__(self, budget: int = 64, exact_tiles: int = EXACT_TILES, bidding: str = "simulate"):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
-        if bidding not in BIDDING:
-            raise ValueError(f"bidding must be one of {BIDDING}, got {bidding!r}")
+        check_choice("bidding", bidding, BIDDING)
         self.budget = budget
         self.bidding = bidding
         self.exact_tiles = exact_tiles

@@ -30,6 +30,7 @@ from pettingzoo import AECEnv
 
 from domino_env.encoders.state import encode_state, state_space
 from domino_env.games import game_of_config
+from domino_env.rules.conventions import check_choice, is_int
 from domino_env.rules.errors import IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
@@ -64,8 +65,7 @@ class DominoAECEnv(AECEnv):
         render_mode: str | None = None,
     ):
         super().__init__()
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         # A NaN or negative penalty would let an illegal move earn reward.
@@ -262,7 +262,7 @@ class DominoAECEnv(AECEnv):
             return action
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        if not is_int(action):
             legal = ", ".join(self.game.action_to_text(a) for a in self.game.legal_actions())
             raise IllegalActionError(
                 f"action must be an integer id in 0..{self.num_actions - 1}, got {action!r}; "

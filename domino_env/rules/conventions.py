@@ -30,6 +30,12 @@ def is_int(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
+def check_choice(name: str, value: Any, allowed: tuple) -> None:
+    """``ValueError`` naming option ``name`` and its choices unless ``value`` is one of ``allowed``."""
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+
+
 def check_action_id(action: Any, num_actions: int) -> int:
     """``action`` as an ``int`` when it is an action id ``0..num_actions - 1``; else ``ValueError``."""
     if not is_int(action) or not 0 <= action < num_actions:

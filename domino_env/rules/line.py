@@ -24,6 +24,7 @@ import numpy as np
 
 from domino_env.rules.conventions import (
     check_action_id,
+    check_choice,
     check_generator,
     check_move_text,
     generator_from_state,
@@ -89,12 +90,8 @@ class LineConfig:
     open_hands: bool = False
 
     def __post_init__(self) -> None:
-        def choose(name: str, allowed: tuple[str, ...]) -> None:
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
-
-        choose("variant", VARIANTS)
-        choose("preset", PRESETS)
+        check_choice("variant", self.variant, VARIANTS)
+        check_choice("preset", self.preset, PRESETS)
         if not is_int(self.num_players) or self.num_players not in (2, 3, 4):
             raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
         for flag in ("teams", "open_hands"):
@@ -112,9 +109,9 @@ class LineConfig:
                 object.__setattr__(self, name, value)
         if self.target_score == _PRESET_TARGET:
             object.__setattr__(self, "target_score", _preset_target(self.preset, self.num_players))
-        choose("draw_policy", DRAW_POLICIES)
-        choose("first_leader", FIRST_LEADERS)
-        choose("scoring", SCORINGS)
+        check_choice("draw_policy", self.draw_policy, DRAW_POLICIES)
+        check_choice("first_leader", self.first_leader, FIRST_LEADERS)
+        check_choice("scoring", self.scoring, SCORINGS)
         if not is_int(self.hand_size) or self.hand_size < 1:
             raise ValueError(f"hand_size must be a positive integer, got {self.hand_size!r}")
         dealt = self.hand_size * self.num_players

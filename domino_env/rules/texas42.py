@@ -54,6 +54,7 @@ import numpy as np
 
 from domino_env.rules.conventions import (
     check_action_id,
+    check_choice,
     check_generator,
     check_move_text,
     generator_from_state,
@@ -415,15 +416,11 @@ class Texas42Config:
     num_players: int | None = None
 
     def __post_init__(self) -> None:
-        def check(name: str, allowed: tuple) -> None:
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
-
-        check("preset", PRESETS)
-        check("all_pass", ALL_PASS)
-        check("follow_me_doubles", FOLLOW_ME_DOUBLES)
-        check("nello", (None, *NELLO_DOUBLES))
-        check("episode", EPISODES)
+        check_choice("preset", self.preset, PRESETS)
+        check_choice("all_pass", self.all_pass, ALL_PASS)
+        check_choice("follow_me_doubles", self.follow_me_doubles, FOLLOW_ME_DOUBLES)
+        check_choice("nello", self.nello, (None, *NELLO_DOUBLES))
+        check_choice("episode", self.episode, EPISODES)
         for name in ("plunge", "sevens", "stop_when_decided", "open_hands"):
             if type(getattr(self, name)) is not bool:  # 1 == True, yet only a bool means on/off
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
