@@ -16,6 +16,7 @@ record, an evaluation record or a playthrough; ``WS /ws/{id}?seat=&token=`` a se
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import itertools
@@ -146,10 +147,9 @@ class Table:
         return None
 
     def _apply(self, seat: int, action: int, how: str) -> None:
-        text = self.engine.action_to_text(action)
-        self.keeper.apply(action)
+        self.keeper.apply(action)  # an illegal action raises here, before anything changes
         self.actions.append(action)
-        self.last_event = {"seat": seat, "text": text, "how": how}
+        self.last_event = {"seat": seat, "text": self.engine.action_to_text(action), "how": how}
 
     def submit(self, seat: int, action: int, move_number: int) -> str | None:
         """A person's move answering state ``move_number``; why it is refused (the state
@@ -326,7 +326,7 @@ def create_app(bot_delay: float = 0.6, away_seconds: float = 30.0) -> FastAPI:
                 seed=request.seed,
                 options=options,
             )
-        except (ValueError, TypeError) as err:
+        except (ValueError, TypeError, argparse.ArgumentTypeError) as err:
             raise HTTPException(400, str(err)) from None
         table_id = f"t{next(numbers)}"
         table = Table(table_id, setup, list(request.seats), bot_delay, away_seconds)
@@ -412,8 +412,6 @@ def create_app(bot_delay: float = 0.6, away_seconds: float = 30.0) -> FastAPI:
 
 def main(argv: list[str] | None = None) -> int:
     """``scripts/serve.py``: run the server until Ctrl-C."""
-    import argparse
-
     import uvicorn
 
     parser = argparse.ArgumentParser(
