@@ -39,7 +39,7 @@ def make_record(game: str, seats: Sequence[str], start: str, actions: Sequence[i
         "version": RECORD_VERSIONS[-1],
         "game": game,
         "seats": list(seats),
-        "start": json.loads(start),
+        "start": start,
         "actions": [int(a) for a in actions],
     }
 
@@ -53,7 +53,9 @@ def replay(record: Any) -> list[dict[str, Any]]:
         raise ValueError(f"game record version {record.get('version')!r} is not one of {RECORD_VERSIONS}")
     if record.get("game") not in available_games():
         raise ValueError(f"'game' must be one of {available_games()}, got {record.get('game')!r}")
-    engine = get_game(record["game"]).engine.from_json(json.dumps(record.get("start")))
+    if not isinstance(record.get("start"), str):
+        raise ValueError("'start' must be the engine's save as JSON text (engine.to_json())")
+    engine = get_game(record["game"]).engine.from_json(record["start"])
     actions, seats = record.get("actions"), record.get("seats")
     if not isinstance(actions, list) or len(actions) > MAX_REPLAY_MOVES:
         raise ValueError(f"'actions' must be a list of at most {MAX_REPLAY_MOVES} action ids")

@@ -48,7 +48,7 @@ function backSVG(u = 14) {
 // doubles stand crosswise. Returns one <svg> string.
 function lineSVG(line, maxWidth) {
   if (!line.length) return `<div class="empty-line">The table is empty: the first tile opens the line.</div>`;
-  const u = Math.max(16, Math.min(30, Math.floor(maxWidth / 16)));
+  const u = Math.max(16, Math.min(36, Math.floor(maxWidth / 14)));
   const gap = 2, rowHeight = 2 * u + 8;
   let x = 0, y = 0, width = 0, parts = [];
   for (const t of line) {
@@ -85,7 +85,7 @@ function scoresHTML(s) {
 // labels[seat]: the seat's name and status; showHands: every hand face up (replays).
 function seatsHTML(s, labels, showHands) {
   return `<div class="seats">` + s.hand_sizes.map((n, seat) => {
-    const me = seat === s.seat && !showHands ? " (you)" : "";
+    const me = seat === s.seat && !showHands && !labels[seat].includes("(you)") ? " (you)" : "";
     const turn = seat === s.current_player ? " turn" : "";
     const name = labels ? labels[seat] : `seat ${seat}`;
     let tiles;
@@ -116,9 +116,12 @@ function texasInfo(s) {
   const contract = s.declaration
     ? `Contract: seat ${s.bidder} ${esc(s.bid)}, ${esc(s.declaration)}. Points this hand: team 0 ${s.points[0]}, team 1 ${s.points[1]}.`
     : s.bid ? `High bid: seat ${s.bidder} ${esc(s.bid)}.` : "";
+  const last = s.tricks[s.tricks.length - 1];
   const done = s.tricks.map((t, i) => `<div class="trick-row">trick ${i + 1}: ${trickHTML(t.plays)} → seat ${t.winner}</div>`).join("");
   return `<div class="info">Phase: <b>${esc(s.phase)}</b>; seat ${s.shaker} shook. Bids: ${bids}. ${contract}</div>` +
-    `<div class="trick"><b>Trick:</b> ${trickHTML(s.trick) || "—"}</div><details class="tricks"><summary>${s.tricks.length} tricks played</summary>${done}</details>`;
+    `<div class="trick"><b>Trick:</b> ${trickHTML(s.trick) || "—"}</div>` +
+    (last && !s.trick.length ? `<div class="trick"><b>Last trick</b> (seat ${last.winner} won it): ${trickHTML(last.plays)}</div>` : "") +
+    `<details class="tricks"><summary>${s.tricks.length} tricks played</summary>${done}</details>`;
 }
 
 function previousHTML(s) {

@@ -27,6 +27,7 @@ function refreshGame() {
   document.getElementById("target-unit").textContent = g.target;
   document.getElementById("options-hint").textContent = g.options ? g.options.join(", ") : "e.g. draw_policy=any, max_pips=9";
   document.getElementById("bots").innerHTML = [catalogue.person, ...g.bots].map(b => `<option value="${esc(b)}">`).join("");
+  document.getElementById("seats").innerHTML = "";  // another game's bots would not fit
   refreshSeats();
 }
 

@@ -49,7 +49,9 @@ function draw() {
   document.getElementById("choice").innerHTML = "";
   const turnName = s.current_player === null ? "" : s.seats[s.current_player].name;
   document.getElementById("status").textContent = s.error ? s.error
-    : s.over ? "The game is over." : myTurn ? "Your move: click a highlighted tile." : `Waiting for ${turnName}…`;
+    : s.over ? "The game is over."
+    : myTurn ? (legalTiles.size ? "Your move: click a highlighted tile." : "Your move: choose below.")
+    : `Waiting for ${turnName}…`;
   if (s.last_event && s.last_event.how === "timer") {
     document.getElementById("status").textContent += ` (time ran out for seat ${s.last_event.seat}: automatic move ${s.last_event.text})`;
   }
