@@ -62,15 +62,53 @@ def server():
 
 @pytest.fixture
 def page():
+    """A chromium tab; a script error on any page fails the test."""
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             context = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True)
             tab = context.new_page()
             tab.set_default_timeout(TIMEOUT_MS)
+            errors: list[str] = []
+            tab.on("pageerror", lambda error: errors.append(str(error)))
             yield tab
+            assert not errors, errors
         finally:
             browser.close()
+
+
+def open_table(tab, base: str, game: str, seed: int, seats: list[str]) -> None:
+    """One round or hand with the lobby's default seats, which must be ``seats``."""
+    tab.goto(base + "/")
+    tab.select_option("#game", game)
+    tab.check("#one-round")
+    tab.fill("#seed", str(seed))
+    assert tab.locator(".seat-input").evaluate_all("xs => xs.map(x => x.value)") == seats
+    tab.click("#create")
+    tab.wait_for_url("**/table?**")
+
+
+def play_by_clicks(tab, screenshot: Path | None = None) -> int:
+    """Play to the end by clicks: the first highlighted tile (its first end when it fits both),
+    else the last button (pass, draw, the highest bid, a trump); returns the number of moves.
+    ``screenshot``: the table after three moves."""
+    clicks = 0
+    while True:
+        tab.wait_for_function("() => state && (state.over || state.current_player === state.seat)")
+        if tab.evaluate("state.over"):
+            return clicks
+        number = tab.evaluate("state.move_number")
+        tiles = tab.locator("#hand .tile.legal")
+        if tiles.count():
+            tiles.first.click()
+            if tab.locator("#choice button").count():  # the tile fits both ends: choose one
+                tab.locator("#choice button").first.click()
+        else:
+            tab.locator("#buttons button").last.click()
+        clicks += 1
+        tab.wait_for_function("n => state.move_number > n", arg=number)
+        if clicks == 3 and screenshot is not None:
+            tab.screenshot(path=str(screenshot), full_page=True)
 
 
 def shown_scores(tab) -> list[int]:
@@ -79,32 +117,9 @@ def shown_scores(tab) -> list[int]:
 
 def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
     base, app = server
-    page.goto(base + "/")
-    page.select_option("#game", "block")
-    page.check("#one-round")
-    page.fill("#seed", "11")
-    assert page.locator(".seat-input").evaluate_all("xs => xs.map(x => x.value)") == ["person", "greedy"]
-    page.click("#create")
-    page.wait_for_url("**/table?**")
-
+    open_table(page, base, "block", seed=11, seats=["person", "greedy"])
     mid_screenshot = tmp_path / "table.png"
-    clicks = 0
-    while True:
-        page.wait_for_function("() => state && (state.over || state.current_player === state.seat)")
-        if page.evaluate("state.over"):
-            break
-        number = page.evaluate("state.move_number")
-        tiles, buttons = page.locator("#hand .tile.legal"), page.locator("#buttons button")
-        if tiles.count():
-            tiles.first.click()
-            if page.locator("#choice button").count():  # the tile fits both ends: choose one
-                page.locator("#choice button").first.click()
-        else:
-            buttons.first.click()  # pass
-        clicks += 1
-        page.wait_for_function("n => state.move_number > n", arg=number)
-        if clicks == 3:
-            page.screenshot(path=str(mid_screenshot), full_page=True)
+    clicks = play_by_clicks(page, mid_screenshot)
     page.screenshot(path=str(tmp_path / "table_end.png"), full_page=True)
 
     table = next(iter(app.state.tables.values()))
@@ -138,3 +153,12 @@ def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
     page.set_input_files("#file", str(exported))
     page.wait_for_function(f"() => document.getElementById('position').textContent === 'move 0 of {moves}'")
     assert page.inner_text("#replay-error") == ""
+
+
+def test_texas42_hand_by_clicks_shows_the_engine_marks(server, page):
+    base, app = server
+    open_table(page, base, "texas42", seed=3, seats=["person"] + ["heuristic"] * 3)
+    clicks = play_by_clicks(page)
+    engine = next(iter(app.state.tables.values())).engine
+    assert engine.is_terminal and clicks > 0
+    assert shown_scores(page) == engine.marks
