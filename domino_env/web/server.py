@@ -73,7 +73,7 @@ class Table:
         self, table_id: str, setup: Setup, seat_kinds: list[str], bot_delay: float, away_seconds: float
     ):
         self.id, self.setup, self.engine = table_id, setup, setup.game
-        self.record = game_of_config(self.engine.config)
+        self.family = game_of_config(self.engine.config)
         self.seat_kinds = seat_kinds
         self.bot_delay, self.away_seconds = bot_delay, away_seconds
         self.keeper = RoundKeeper(self.engine)
@@ -85,7 +85,7 @@ class Table:
         self.turn_deadline: float | None = None
         self.last_event: dict[str, Any] | None = None
         self.error: str | None = None
-        self._stand_in = make_bot(self.record.name, self.record.default_bot)  # plays for an absent person
+        self._stand_in = make_bot(self.family.name, self.family.default_bot)  # plays for an absent person
         self._changed = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         now = self._loop.time()
@@ -222,7 +222,7 @@ class Table:
                     pages.discard(page)
 
     def game_record(self) -> dict[str, Any]:
-        return make_record(self.record.name, self.setup.names, self.start, self.actions)
+        return make_record(self.family.name, self.setup.names, self.start, self.actions)
 
     def summary(self) -> dict[str, Any]:
         return {

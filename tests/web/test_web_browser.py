@@ -88,21 +88,23 @@ def open_table(tab, base: str, game: str, seed: int, seats: list[str]) -> None:
     tab.wait_for_url("**/table?**")
 
 
-def play_by_clicks(tab, screenshot: Path | None = None) -> int:
+def play_by_clicks(tab, screenshot: Path | None = None) -> tuple[int, int]:
     """Play to the end by clicks: the first highlighted tile (its first end when it fits both),
-    else the last button (pass, draw, the highest bid, a trump); returns the number of moves.
-    ``screenshot``: the table after three moves."""
-    clicks = 0
+    else the last button (pass, draw, the highest bid, a trump). Returns the number of moves and
+    of choices between two ends. ``screenshot``: the table after three moves."""
+    clicks = choices = 0
     while True:
         tab.wait_for_function("() => state && (state.over || state.current_player === state.seat)")
         if tab.evaluate("state.over"):
-            return clicks
+            return clicks, choices
         number = tab.evaluate("state.move_number")
         tiles = tab.locator("#hand .tile.legal")
         if tiles.count():
             tiles.first.click()
             if tab.locator("#choice button").count():  # the tile fits both ends: choose one
+                assert tab.locator("#choice button").all_inner_texts()[1].startswith("right")
                 tab.locator("#choice button").first.click()
+                choices += 1
         else:
             tab.locator("#buttons button").last.click()
         clicks += 1
@@ -119,7 +121,8 @@ def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
     base, app = server
     open_table(page, base, "block", seed=11, seats=["person", "greedy"])
     mid_screenshot = tmp_path / "table.png"
-    clicks = play_by_clicks(page, mid_screenshot)
+    clicks, choices = play_by_clicks(page, mid_screenshot)
+    assert choices == 1  # seed 11 deals the person one tile that fits both ends
     page.screenshot(path=str(tmp_path / "table_end.png"), full_page=True)
 
     table = next(iter(app.state.tables.values()))
@@ -158,7 +161,7 @@ def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
 def test_texas42_hand_by_clicks_shows_the_engine_marks(server, page):
     base, app = server
     open_table(page, base, "texas42", seed=3, seats=["person"] + ["heuristic"] * 3)
-    clicks = play_by_clicks(page)
+    clicks, _ = play_by_clicks(page)
     engine = next(iter(app.state.tables.values())).engine
     assert engine.is_terminal and clicks > 0
     assert shown_scores(page) == engine.marks
