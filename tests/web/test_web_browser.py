@@ -129,6 +129,7 @@ def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
     engine = table.engine
     assert engine.is_terminal and clicks == sum(1 for s, *_ in engine.history if s == 0)
     assert shown_scores(page) == engine.scores
+    assert engine.results[-1].describe() in page.inner_text("#board .previous")
     assert [int(x) for x in page.locator("#over .score").all_inner_texts()] == engine.scores
     if os.environ.get("DOMINO_WEB_SCREENSHOTS") and mid_screenshot.exists():
         shutil.copy(mid_screenshot, Path(os.environ["DOMINO_WEB_SCREENSHOTS"]) / "table.png")
@@ -144,6 +145,7 @@ def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
         for seat, size in enumerate(hand_sizes):  # every hand face up
             assert page.locator(f"#board .seat[data-seat='{seat}'] svg.tile:not(.back)").count() == size
     assert shown_scores(page) == engine.scores
+    page.screenshot(path=str(tmp_path / "replay.png"), full_page=True)
     page.click("#back")
     assert page.inner_text("#position") == f"move {moves - 1} of {moves}"
 

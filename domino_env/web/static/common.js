@@ -90,7 +90,7 @@ function seatsHTML(s, labels, showHands) {
     const name = labels ? labels[seat] : `seat ${seat}`;
     let tiles;
     if (showHands && s.hands) {
-      tiles = s.hands[seat].map(t => tileSVG(t.a, t.b, {u: 16, vertical: true})).join("");
+      tiles = s.hands[seat].map(t => tileSVG(t.a, t.b, {u: 22, vertical: true})).join("");
     } else if (seat === s.seat) {
       tiles = `<span class="count">${n} tiles</span>`;
     } else {
@@ -126,6 +126,9 @@ function texasInfo(s) {
 
 function previousHTML(s) {
   const p = s.previous;
+  if (s.game !== "texas42" && s.current_player === null && s.results.length) {  // the line is still on the board
+    return `<div class="previous">Last round: ${esc(s.results[s.results.length - 1].text)}</div>`;
+  }
   if (!p) return "";
   if (s.game === "texas42") {
     const r = p.result, c = r.contract;
