@@ -20,6 +20,7 @@ from domino_env.rules.texas42 import Texas42Game  # noqa: E402
 from domino_env.tiles import iter_bits  # noqa: E402
 from domino_env.web.protocol import ProtocolError, parse_client_message  # noqa: E402
 from domino_env.web.server import create_app  # noqa: E402
+from domino_env.web.server import main as server_main  # noqa: E402
 
 PLAYTHROUGHS = Path(__file__).resolve().parents[1] / "playthroughs"
 
@@ -379,3 +380,10 @@ def test_an_evaluation_record_is_played_again_and_must_match(client):
     response = client.post("/api/replay", json={"evaluation": results, "index": 0})
     assert response.status_code == 400 and "not the recorded" in response.json()["detail"]
     assert client.post("/api/replay", json={"evaluation": results, "index": 99}).status_code == 400
+
+
+@pytest.mark.parametrize("argv", [["--bot-delay", "-1"], ["--away-seconds", "0"], ["--port", "http"]])
+def test_serve_refuses_bad_arguments_before_listening(argv, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        server_main(argv)
+    assert exit_info.value.code == 2 and "error:" in capsys.readouterr().err
