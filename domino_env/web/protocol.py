@@ -21,8 +21,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from domino_env.rules.line import LineGame, LineView, line_in_table_order
-from domino_env.rules.texas42 import PHASE_NAMES, Texas42Game, Texas42View, hand_moves
+from domino_env.rules.line import LineConfig, LineGame, LineView, line_in_table_order
+from domino_env.rules.texas42 import PHASE_NAMES, Texas42Config, Texas42Game, Texas42View, hand_moves
 from domino_env.tiles import TileSet, iter_bits
 
 PROTOCOL_VERSION = 1
@@ -66,10 +66,10 @@ def parse_client_message(text: str | bytes) -> dict[str, Any]:
 
 
 # ----- tiles ---------------------------------------------------------------------------------------
-def _tiles_of(config: Any) -> Any:
+def _tiles_of(config: LineConfig | Texas42Config) -> Any:
     """The tile table of a config: ``TileSet`` (line games) or ``Variant`` (42); both have
     ``low`` and ``high`` per tile id."""
-    return config.variant if hasattr(config, "target_marks") else config.tiles
+    return config.variant if isinstance(config, Texas42Config) else config.tiles
 
 
 def tile_json(tiles: Any, t: int) -> dict[str, Any]:

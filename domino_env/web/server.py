@@ -36,6 +36,7 @@ from domino_env.games import game_of_config, get_game
 from domino_env.play import BOARDPAN_TURN_SECONDS, GAMES, Setup, build_setup, parse_option
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.line import PRESETS as LINE_PRESETS
+from domino_env.rules.texas42 import PRESETS as TEXAS42_PRESETS
 from domino_env.web.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -254,7 +255,7 @@ def catalogue() -> dict[str, Any]:
             {
                 "name": "texas42",
                 "title": "Texas 42",
-                "presets": ["standard", "n42pa"],
+                "presets": [p for p in TEXAS42_PRESETS if p != "texas88"],  # four-player 42 only
                 "players": [4],
                 "teams": False,
                 "bots": texas_bots,
