@@ -149,8 +149,15 @@ def check_no_leak(messages: list[dict[str, Any]], record: dict[str, Any]) -> Non
             "seed": 3,
         },
         {"game": "texas42", "seats": ["heuristic", "person", "heuristic", "random"], "seed": 4},
+        {
+            "game": "texas42",
+            "seats": ["person", "heuristic", "random", "heuristic"],
+            "options": ["nello=low", "plunge=true", "sevens=true", "forced_bid=true"],
+            "target": 3,
+            "seed": 5,
+        },
     ],
-    ids=["block-2p-match", "draw-3p-boardpan", "block-teams", "texas42-game"],
+    ids=["block-2p-match", "draw-3p-boardpan", "block-teams", "texas42-game", "texas42-variants"],
 )
 def test_every_message_holds_only_what_the_seat_may_know(client, request_):
     created = open_table(client, **request_)
