@@ -133,6 +133,20 @@ def play_game(setup: GameSetup, agents: Sequence[Agent], rng: np.random.Generato
     return engine
 
 
+def play_lineup(setup: GameSetup, agents: Sequence[Agent], seed: int, deal: int, index: int,
+                lineup: Sequence[int]) -> Any:
+    """The game of record ``(deal, lineup)``, lineup number ``index`` of ``lineups``, with every
+    random stream seeded as the harness seeds it: the replay viewer plays a record again with it."""
+    seated = [agents[lineup[setup.side_of(s)]] for s in range(setup.num_players)]
+    rngs = [np.random.default_rng([seed, deal, index, s]) for s in range(setup.num_players)]
+    return play_game(setup, seated, deal_generator(seed, deal), rngs)
+
+
+def deal_generator(seed: int, deal: int) -> np.random.Generator:
+    """The engine's generator for deal ``deal`` of a run seeded ``seed``."""
+    return np.random.default_rng([seed, deal])
+
+
 # ----- one deal (runs in a worker) ----------------------------------------------------------------
 def build_agents(setup: GameSetup, specs: Sequence[AgentSpec]) -> list[Agent]:
     """Each spec's bot for ``setup.game``; a spec that cannot be built raises ``AgentError``."""
@@ -165,9 +179,7 @@ def _play_deal(deal: int) -> list[dict[str, Any]]:
     setup, seed, agents = _WORKER["setup"], _WORKER["seed"], _WORKER["agents"]
     records = []
     for i, lineup in enumerate(lineups(len(agents), setup.num_sides)):
-        seated = [agents[lineup[setup.side_of(s)]] for s in range(setup.num_players)]
-        rngs = [np.random.default_rng([seed, deal, i, s]) for s in range(setup.num_players)]
-        engine = play_game(setup, seated, np.random.default_rng([seed, deal]), rngs)
+        engine = play_lineup(setup, agents, seed, deal, i, lineup)
         points, rounds, winner = setup.outcome(engine)
         records.append({"deal": deal, "lineup": list(lineup), "points": points, "rounds": rounds,
                         "winner": winner})

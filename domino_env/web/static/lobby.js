@@ -1,0 +1,77 @@
+// The lobby: choose the game, preset, options and who sits where; the server checks everything
+// (play.build_setup) and answers with one link per person seat.
+"use strict";
+
+let catalogue = null;
+
+function game() { return catalogue.games.find(g => g.name === document.getElementById("game").value); }
+
+function fillOptions(select, values, chosen) {
+  select.innerHTML = values.map(v => `<option value="${esc(v)}"${v === chosen ? " selected" : ""}>${esc(v)}</option>`).join("");
+}
+
+function refreshSeats() {
+  const g = game(), n = Number(document.getElementById("players").value);
+  const box = document.getElementById("seats"), old = [...box.querySelectorAll("input")].map(i => i.value);
+  box.innerHTML = Array.from({length: n}, (_, seat) => {
+    const value = old[seat] || (seat === 0 ? catalogue.person : g.default_bot);
+    return `<label>Seat ${seat} <input list="bots" class="seat-input" data-seat="${seat}" value="${esc(value)}"></label>`;
+  }).join("");
+}
+
+function refreshGame() {
+  const g = game();
+  fillOptions(document.getElementById("preset"), g.presets, g.presets[0]);
+  fillOptions(document.getElementById("players"), g.players.map(String), String(g.players[0]));
+  document.getElementById("teams-label").hidden = !g.teams;
+  document.getElementById("target-unit").textContent = g.target;
+  document.getElementById("options-hint").textContent = g.options ? g.options.join(", ") : "e.g. draw_policy=any, max_pips=9";
+  document.getElementById("bots").innerHTML = [catalogue.person, ...g.bots].map(b => `<option value="${esc(b)}">`).join("");
+  document.getElementById("seats").innerHTML = "";  // another game's bots would not fit
+  refreshSeats();
+}
+
+async function refreshTables() {
+  const tables = await (await fetch("/api/tables")).json();
+  document.getElementById("tables").innerHTML = tables.map(t =>
+    `<li>${esc(t.id)}: ${esc(t.title)} — ${t.seats.map(esc).join(", ")} — ${t.moves} moves` +
+    (t.over ? ` — over, <a href="/replay?table=${encodeURIComponent(t.id)}">replay</a>` : " — in play") + `</li>`).join("");
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  const number = id => document.getElementById(id).value === "" ? null : Number(document.getElementById(id).value);
+  const body = {
+    game: game().name,
+    preset: document.getElementById("preset").value,
+    teams: document.getElementById("teams").checked,
+    one_round: document.getElementById("one-round").checked,
+    target: number("target"), turn_seconds: number("turn-seconds"), seed: number("seed"),
+    options: document.getElementById("options").value.split(",").map(x => x.trim()).filter(Boolean),
+    seats: [...document.querySelectorAll(".seat-input")].map(i => i.value.trim()),
+  };
+  const error = document.getElementById("lobby-error");
+  error.textContent = "";
+  const response = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const answer = await response.json();
+  if (!response.ok) {
+    error.textContent = typeof answer.detail === "string" ? answer.detail : JSON.stringify(answer.detail);
+    return;
+  }
+  if (answer.people.length === 1) { location.href = answer.people[0].url; return; }
+  document.getElementById("links").innerHTML = `<p>Table ${esc(answer.table)} is open. One link per person (share them):</p><ul>` +
+    answer.people.map(p => `<li><a href="${p.url}" target="_blank">${esc(p.name)}</a></li>`).join("") + `</ul>`;
+  refreshTables();
+}
+
+async function start() {
+  catalogue = await (await fetch("/api/catalogue")).json();
+  fillOptions(document.getElementById("game"), catalogue.games.map(g => g.name), "block");
+  document.getElementById("game").addEventListener("change", refreshGame);
+  document.getElementById("players").addEventListener("change", refreshSeats);
+  document.getElementById("new-table").addEventListener("submit", createTable);
+  refreshGame();
+  refreshTables();
+}
+
+start();
