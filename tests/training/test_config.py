@@ -12,6 +12,19 @@ def test_every_shipped_config_is_valid(path):
     assert isinstance(load_config(path), Config)
 
 
+GPU_CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs" / "gpu").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", GPU_CONFIGS, ids=lambda p: p.name)
+def test_gpu_configs_are_valid_and_ask_for_cuda(path):
+    """Checked without ``load_config``'s machine check, which refuses ``device: cuda`` on a CPU."""
+    import yaml
+
+    config = from_dict(yaml.safe_load(path.read_text()))
+    assert config.device == "cuda"
+    assert config.ppo.num_envs == 4096
+
+
 def test_shipped_configs_cover_the_issue():
     assert {p.stem for p in CONFIGS} >= {"block_2p", "draw_3p", "block_4p_teams", "texas42", "smoke"}
 
