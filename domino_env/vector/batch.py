@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -91,3 +91,19 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         r -= above * below
         pos += above.astype(np.uint64) * np.uint64(width)
     return 64 * w + pos.astype(np.int64)
+
+
+def hidden_hands(envs: Any, seat: np.ndarray, num_tiles: int) -> np.ndarray:
+    """The centralized critic's extra input: the hands of relative seats ``1 .. P-1`` of each game's
+    acting ``seat``, ``(B, (P-1) * num_tiles)`` float32 0/1 over the canonical tile index.
+
+    Read from the batched engines' public ``hands`` arrays (``VectorLineGame``: ``(B, P, W)`` uint64
+    words, ``VectorTexas42Game``: ``(B, P)`` int64), both little-endian bit sets; right after a step
+    they describe the same game as the ``Batch`` (a finished game's replacement included).
+    """
+    hands = np.ascontiguousarray(envs.hands)
+    num_envs, num_players = hands.shape[:2]
+    others = (seat[:, None] + np.arange(1, num_players)) % num_players
+    rows = hands.reshape(num_envs, num_players, -1)[np.arange(num_envs)[:, None], others]
+    bits = np.unpackbits(rows.view(np.uint8), axis=-1, count=num_tiles, bitorder="little")
+    return bits.reshape(num_envs, -1).astype(np.float32)
