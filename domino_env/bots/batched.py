@@ -37,6 +37,7 @@ import numpy as np
 from domino_env.bots.line import GreedyWeights
 from domino_env.bots.texas42 import HeuristicTexas42Agent
 from domino_env.encoders import line_compact, texas42_compact
+from domino_env.encoders.base import get_encoder
 from domino_env.rules.texas42 import TRUMP, Texas42View
 from domino_env.vector.batch import sample_legal
 
@@ -186,3 +187,17 @@ def make_batched_bot(game: str, name: str, options: Mapping[str, Any] | None = N
     if (game, name) not in BATCHED_BOTS:
         raise ValueError(f"no batched scripted opponent {name!r} for {game}; known: {batched_bots(game)}")
     return BATCHED_BOTS[game, name](dict(options or {}))
+
+
+class BatchedPolicyAgent:
+    """A batched policy as a seat-view ``Agent`` (``act(view, rng)``), e.g. to evaluate a policy
+    trained on the vector environments with ``domino_env.evaluation``: the view is encoded with the
+    ``compact`` encoder, the observation the batched engines give, and asked as a batch of one."""
+
+    def __init__(self, policy: BatchedPolicy, game: str, num_actions: int):
+        self.policy, self.num_actions = policy, num_actions
+        self.encoder = get_encoder(game, "compact")
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        obs, mask = self.encoder.encode_with_mask(view, self.num_actions)
+        return int(self.policy(obs[None], mask[None].astype(bool), rng)[0])

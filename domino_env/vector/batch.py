@@ -107,3 +107,34 @@ def hidden_hands(envs: Any, seat: np.ndarray, num_tiles: int) -> np.ndarray:
     rows = hands.reshape(num_envs, num_players, -1)[np.arange(num_envs)[:, None], others]
     bits = np.unpackbits(rows.view(np.uint8), axis=-1, count=num_tiles, bitorder="little")
     return bits.reshape(num_envs, -1).astype(np.float32)
+
+
+def step_games(engine: Any, batch: Batch, actions: np.ndarray, active: np.ndarray) -> Batch:
+    """Step only the games where ``active`` is set; the others are left exactly as they were.
+
+    The engines step every game in lockstep. The vector environments need some games to wait (the
+    learner is to act there while opponents still move elsewhere), so the waiting games play their
+    first legal action and then get every per-game array of the engine back (each engine keeps a
+    game's whole state in array attributes whose first axis is the game; a reshape of one of them
+    is a view and comes back with it). ``batch`` is the engine's last ``Batch``: the waiting games'
+    seat, observation and mask are taken from it, their rewards are zero and ``done`` False. The
+    waiting games' throwaway moves may draw deals from the engine's generator, so use it with the
+    seeded shuffle, not with a ``dealer`` whose deals must go to given games.
+    """
+    waiting = np.flatnonzero(~active)
+    if waiting.size == 0:
+        return engine.step(actions)
+    arrays = {
+        name: value
+        for name, value in vars(engine).items()
+        if isinstance(value, np.ndarray) and value.shape[:1] == (engine.num_envs,)
+    }
+    saved = {name: value[waiting].copy() for name, value in arrays.items()}
+    stand_in = np.where(active, actions, batch.mask.argmax(axis=1))
+    after = engine.step(stand_in)
+    for name, rows in saved.items():
+        getattr(engine, name)[waiting] = rows  # step() may have replaced the array: write into the new one
+    seat, obs, mask, rewards, done = (np.array(field, copy=True) for field in after)
+    seat[waiting], obs[waiting], mask[waiting] = batch.seat[waiting], batch.obs[waiting], batch.mask[waiting]
+    rewards[waiting], done[waiting] = 0.0, False
+    return Batch(seat, obs, mask, rewards, done)
