@@ -69,8 +69,9 @@ class BatchedLineGreedy:
         self.pips = np.array(ts.pips, np.float64)[per_action]
         self.double = (self.low == self.high).astype(np.float64)
         # suit[t, v]: tile t holds number v.
-        self.suit = np.array([[v in (ts.low[i], ts.high[i]) for v in range(self.v)] for i in range(self.t)],
-                             np.float64)
+        self.suit = np.array(
+            [[v in (ts.low[i], ts.high[i]) for v in range(self.v)] for i in range(self.t)], np.float64
+        )
         relative = np.arange(1, self.n)
         self.partner = (relative % 2 == 0) if cfg.teams else np.zeros(self.n - 1, bool)
 
@@ -100,8 +101,10 @@ class BatchedLineGreedy:
 
         # Voids of the other seats, relative seats 1..n-1, on either new end.
         voids = obs[:, lay["voids"]].reshape(-1, self.n - 1, v)
-        void_on = (np.take_along_axis(voids, new_left[:, None, :], 2)
-                   + np.take_along_axis(voids, new_right[:, None, :], 2)) > 0
+        void_on = (
+            np.take_along_axis(voids, new_left[:, None, :], 2)
+            + np.take_along_axis(voids, new_right[:, None, :], 2)
+        ) > 0
         opponents = void_on[:, ~self.partner].sum(1).astype(np.float64)
         partners = void_on[:, self.partner].sum(1).astype(np.float64)
 
@@ -112,8 +115,13 @@ class BatchedLineGreedy:
             near_block = ~empty & ((unknown * fits).sum(-1) <= 1)
             pip_weight = np.where(near_block, w.blocking_pips, w.pips)
 
-        score = (pip_weight[:, None] * self.pips + w.double * self.double + w.keep * keep
-                 + w.opponent_void * opponents - w.partner_void * partners)
+        score = (
+            pip_weight[:, None] * self.pips
+            + w.double * self.double
+            + w.keep * keep
+            + w.opponent_void * opponents
+            - w.partner_void * partners
+        )
         placements = mask[:, : 2 * t]
         score = np.where(placements, score, -np.inf)
         best = score.argmax(-1)  # first maximum: ties go to the lowest action id, as in the bot
@@ -161,8 +169,27 @@ class BatchedTexas42Heuristic:
             trick = tuple((s, trick_tiles[i][s]) for s in order if in_trick[i][s])
             # Fields the heuristic does not read (the auction record, scores, voids) are left empty.
             view = Texas42View(
-                self.config, 0, phases[i], 0, hands[i], (), -1, (), bidders[i], -1, -1, declarations[i],
-                sitting_out[i], trick, (), (), (played[i], 0, 0, 0), (), (0, 0), (0, 0), legal[i],
+                self.config,
+                0,
+                phases[i],
+                0,
+                hands[i],
+                (),
+                -1,
+                (),
+                bidders[i],
+                -1,
+                -1,
+                declarations[i],
+                sitting_out[i],
+                trick,
+                (),
+                (),
+                (played[i], 0, 0, 0),
+                (),
+                (0, 0),
+                (0, 0),
+                legal[i],
             )
             actions.append(self.bot.act(view, self.rng))
         return np.array(actions, np.int64)

@@ -65,8 +65,9 @@ class SB3VecEnv(VecEnv):
             raise ValueError("SB3VecEnv sets attributes of the whole batch only (indices=None)")
         setattr(self.env, attr_name, value)
 
-    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None,
-                   **method_kwargs: Any) -> list[Any]:
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
+    ) -> list[Any]:
         """``action_masks`` gives each game's row; any other method is called once for the batch and
         its result repeated for each index."""
         rows = list(self._get_indices(indices))

@@ -46,15 +46,22 @@ class DominoTorchRLEnv(EnvBase):
     ``reward`` ...); ``state=True`` adds the centralized critic's ``"state"``."""
 
     def __init__(
-        self, game: str = "dominoes", num_envs: int = 1024, *, seed: int | None = None, state: bool = False,
+        self,
+        game: str = "dominoes",
+        num_envs: int = 1024,
+        *,
+        seed: int | None = None,
+        state: bool = False,
         **options: Any,
     ):
         record = get_game(game)
         config = record.config(**options)
         self._engine_class = record.vector_class(config)
         if self._engine_class is None:
-            raise ValueError(f"no batched engine plays these {game} options ({options}); use "
-                             "torchrl.envs.PettingZooWrapper on the PettingZoo env (docs/vector_envs.md)")
+            raise ValueError(
+                f"no batched engine plays these {game} options ({options}); use "
+                "torchrl.envs.PettingZooWrapper on the PettingZoo env (docs/vector_envs.md)"
+            )
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         super().__init__(batch_size=torch.Size([int(num_envs)]), device="cpu")
@@ -94,8 +101,10 @@ class DominoTorchRLEnv(EnvBase):
             raise RuntimeError("step() before reset(): call reset() first to deal the games")
         actions = tensordict.get("action")
         if actions.dtype.is_floating_point or actions.dtype == torch.bool:
-            raise ValueError(f"action must be an integer tensor of shape {tuple(self.batch_size)}, "
-                             f"got dtype {actions.dtype}")
+            raise ValueError(
+                f"action must be an integer tensor of shape {tuple(self.batch_size)}, "
+                f"got dtype {actions.dtype}"
+            )
         batch = self._batch = self.engine.step(actions.detach().cpu().numpy())
         out = self._observe(batch)
         done = torch.from_numpy(batch.done).unsqueeze(-1)
@@ -111,8 +120,11 @@ class DominoTorchRLEnv(EnvBase):
     def _observe(self, batch: Batch) -> TensorDictBase:
         mask = torch.from_numpy(batch.mask)
         self.action_spec.update_mask(mask)
-        fields = {"observation": torch.from_numpy(batch.obs), "action_mask": mask,
-                  "seat": torch.from_numpy(batch.seat)}
+        fields = {
+            "observation": torch.from_numpy(batch.obs),
+            "action_mask": mask,
+            "seat": torch.from_numpy(batch.seat),
+        }
         if self.with_state:
             fields["state"] = torch.from_numpy(hidden_hands(self.engine, batch.seat, self.num_tiles))
         return TensorDict(fields, batch_size=self.batch_size)

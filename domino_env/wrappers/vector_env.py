@@ -69,8 +69,10 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv):
         config = record.config(**options)
         engine_class = record.vector_class(config)
         if engine_class is None:
-            raise ValueError(f"no batched engine plays these {game} options ({options}); "
-                             "use domino_env.wrappers.SingleAgentEnv")
+            raise ValueError(
+                f"no batched engine plays these {game} options ({options}); "
+                "use domino_env.wrappers.SingleAgentEnv"
+            )
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
         self._make_engine: Callable[[int | None], Any] = lambda seed: engine_class(

@@ -23,10 +23,17 @@ from domino_env.wrappers.vector_env import DominoVectorEnv
 
 CONFIGS = {
     "block 2p": dict(game="dominoes", variant="block", num_players=2),
-    "draw 3p greedy, seat 1": dict(game="dominoes", variant="draw", num_players=3, preset="pagat",
-                                   opponents="greedy", seat=1),
-    "block 4p team": dict(game="dominoes", variant="block", num_players=4, teams=True, team=True,
-                          opponents={1: "greedy", 3: "random"}),
+    "draw 3p greedy, seat 1": dict(
+        game="dominoes", variant="draw", num_players=3, preset="pagat", opponents="greedy", seat=1
+    ),
+    "block 4p team": dict(
+        game="dominoes",
+        variant="block",
+        num_players=4,
+        teams=True,
+        team=True,
+        opponents={1: "greedy", 3: "random"},
+    ),
     "texas42 team heuristic": dict(game="texas42", team=True, opponents="heuristic"),
 }
 
@@ -92,8 +99,15 @@ def test_each_game_plays_as_the_reference_env_would():
     for g in range(24):
         ref = raw_env(observation_encoder="compact", **options)
         deal = deals[g].tolist()
-        ref.reset(options={"deal": {"hands": [deal[i * h:(i + 1) * h] for i in range(3)],
-                                    "stock": deal[3 * h:], "leader": int(leaders[g])}})
+        ref.reset(
+            options={
+                "deal": {
+                    "hands": [deal[i * h : (i + 1) * h] for i in range(3)],
+                    "stock": deal[3 * h :],
+                    "leader": int(leaders[g]),
+                }
+            }
+        )
         decisions, reward = iter(seen[g]), 0.0
         while not ref.game.is_terminal:
             seat = ref.game.current_player
@@ -108,8 +122,10 @@ def test_each_game_plays_as_the_reference_env_would():
         assert reward == pytest.approx(total[g]), f"game {g}"
 
 
-ENGINES = {"line": lambda: VectorLineGame(32, seed=1, variant="draw", num_players=4),
-           "texas42": lambda: VectorTexas42Game(32, seed=1)}
+ENGINES = {
+    "line": lambda: VectorLineGame(32, seed=1, variant="draw", num_players=4),
+    "texas42": lambda: VectorTexas42Game(32, seed=1),
+}
 
 
 @pytest.mark.parametrize("make", ENGINES.values(), ids=ENGINES.keys())
