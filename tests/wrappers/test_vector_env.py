@@ -197,3 +197,88 @@ def test_gymnasium_vector_wrappers_count_episodes():
         if "episode" in info:
             returns += info["episode"]["r"][info["_episode"]].tolist()
     assert returns and all(-200 < r < 200 for r in returns)
+
+
+def test_a_frozen_checkpoint_plays_the_other_seats():
+    """A trained policy as opponent: ``training.agent.PolicyAgent.act`` takes the batch as it comes."""
+    torch = pytest.importorskip("torch")
+    from training.agent import PolicyAgent
+    from training.config import Config, NetworkConfig
+    from training.networks import ActorCritic
+
+    torch.manual_seed(0)
+    env = DominoVectorEnv(num_envs=32, variant="block", num_players=3, opponents="random")
+    agent = PolicyAgent(
+        ActorCritic(
+            env.single_observation_space.shape[0], env.single_action_space.n, NetworkConfig(hidden_sizes=[16])
+        ),
+        Config(),
+    )
+    calls = []
+
+    def frozen(obs, mask, rng):
+        calls.append(len(obs))
+        return agent.act(obs, mask)
+
+    env = DominoVectorEnv(num_envs=32, variant="block", num_players=3, opponents={1: frozen, 2: "greedy"})
+    env.reset(seed=0)
+    steps = play(env, 30, seed=0)
+    assert sum(calls) > 32 and sum(t.sum() for _, _, t, _, _ in steps) > 0
+
+
+def test_maskable_ppo_trains_on_the_sb3_adapter_and_beats_random():
+    """MaskablePPO, 40k learner steps on 256 Block 2p games against ``random``: its deterministic
+    policy's mean zero-sum reward per round over 2,000 rounds is above 0 by 3 standard errors
+    (about +2.7 points per round when measured; random against random: about 0)."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from domino_env.integrations.sb3 import SB3VecEnv
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # two threads on a shared two-core machine: ten times slower
+    try:
+        venv = SB3VecEnv(DominoVectorEnv(num_envs=256, variant="block", num_players=2))
+        model = MaskablePPO(
+            "MlpPolicy",
+            venv,
+            n_steps=16,
+            batch_size=1024,
+            n_epochs=4,
+            learning_rate=1e-3,
+            seed=0,
+            policy_kwargs={"net_arch": [64, 64]},
+        )
+        model.learn(40_000)
+        np.testing.assert_array_equal(venv.env_method("action_masks", indices=[3])[0], venv.action_masks()[3])
+        env = DominoVectorEnv(num_envs=500, variant="block", num_players=2)
+        obs, _ = env.reset(seed=99)
+        rewards: list[float] = []
+        while len(rewards) < 2000:
+            actions, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+            obs, reward, terminated, _, _ = env.step(actions)
+            rewards += reward[terminated].tolist()
+    finally:
+        torch.set_num_threads(threads)
+    mean, error = np.mean(rewards), np.std(rewards) / np.sqrt(len(rewards))
+    assert mean > 3 * error, f"{mean:.2f} +- {error:.2f} against random"
+
+
+def test_sb3_adapter_refuses_what_it_cannot_do():
+    pytest.importorskip("stable_baselines3")
+    from domino_env.integrations.sb3 import SB3VecEnv
+
+    with pytest.raises(TypeError, match="wraps a DominoVectorEnv"):
+        SB3VecEnv(object())
+    venv = SB3VecEnv(DominoVectorEnv(num_envs=4, variant="block", num_players=2))
+    with pytest.raises(RuntimeError, match="without step_async"):
+        venv.step_wait()
+    with pytest.raises(ValueError, match="whole batch only"):
+        venv.set_attr("x", 1, indices=[0])
+    venv.seed(5)
+    first = venv.reset()
+    venv.seed(5)
+    np.testing.assert_array_equal(venv.reset(), first)  # VecEnv.seed reaches the games
+    obs, rewards, dones, infos = venv.step(sample_legal(venv.action_masks(), np.random.default_rng(0)))
+    assert obs.shape == (4, 121) and rewards.shape == dones.shape == (4,) and len(infos) == 4
