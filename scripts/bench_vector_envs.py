@@ -46,13 +46,13 @@ def load() -> str:
 
 
 def interleaved(runs: dict[str, Callable[[], int]], seconds: float, rounds: int = 8) -> dict[str, float]:
-    """Steps per second of each runner (returns the steps it took), alternating ``rounds`` times so
-    that load drifts on the shared machine spread evenly over them."""
+    """Steps per second of each runner (returns the steps it took), given ``seconds`` each in
+    ``rounds`` alternating slices, so that load drifts on the shared machine spread over them all."""
     steps = dict.fromkeys(runs, 0)
     spent = dict.fromkeys(runs, 0.0)
     for _ in range(rounds):
         for name, run in runs.items():
-            deadline = time.perf_counter() + seconds / rounds / len(runs)
+            deadline = time.perf_counter() + seconds / rounds
             while (now := time.perf_counter()) < deadline:
                 steps[name] += run()
                 spent[name] += time.perf_counter() - now
@@ -131,15 +131,21 @@ def _single(num_envs: int, opponents: str = "random"):
     return make_vec_env(SingleAgentEnv, n_envs=num_envs, seed=0, env_kwargs=kwargs)
 
 
-def _steps_per_second(venv, n_steps: int, batch_size: int, seconds: float) -> float:
-    model = _maskable_ppo(venv, n_steps, batch_size)
-    chunk = venv.num_envs * n_steps
-    model.learn(chunk)  # first rollout and update: set-up and warm caches, not timed
-    start, steps = time.perf_counter(), 0
-    while time.perf_counter() - start < seconds:
-        model.learn(chunk, reset_num_timesteps=False)
-        steps += chunk
-    return steps / (time.perf_counter() - start)
+def _ppo_rates(venvs: dict[str, object], n_steps: int, batch_size: int, seconds: float) -> dict[str, float]:
+    """MaskablePPO steps per second (collection and updates) on each env, interleaved: one rollout
+    and its update at a time, in turn, so that load drifts spread over all of them."""
+    models = {name: _maskable_ppo(venv, n_steps, batch_size) for name, venv in venvs.items()}
+    for model in models.values():
+        model.learn(model.n_envs * n_steps)  # first rollout and update: set-up and warm caches, not timed
+
+    def one_rollout(model) -> Callable[[], int]:
+        def run() -> int:
+            model.learn(model.n_envs * n_steps, reset_num_timesteps=False)
+            return model.n_envs * n_steps
+
+        return run
+
+    return interleaved({name: one_rollout(model) for name, model in models.items()}, seconds)
 
 
 @section
@@ -147,12 +153,13 @@ def sb3(args: argparse.Namespace) -> None:
     num_envs, n_steps, batch = 64, 64, 1024
     print(f"[sb3] MaskablePPO on Block 2p against random, updates included ({load()})")
     print(f"  equal settings: {num_envs} games, n_steps={n_steps}, batch {batch}, 4 epochs, MLP 64x64")
-    vector = _steps_per_second(_vector(num_envs), n_steps, batch, args.seconds)
-    single = _steps_per_second(_single(num_envs), n_steps, batch, args.seconds)
-    print(f"  SB3VecEnv(DominoVectorEnv)     {vector:>10,.0f} steps/s")
-    print(f"  make_vec_env(SingleAgentEnv)   {single:>10,.0f} steps/s")
-    print(f"  vector / single                {vector / single:.1f}")
-    wide = _steps_per_second(_vector(1024), 16, 4096, args.seconds)
+    rates = _ppo_rates(
+        {"vector": _vector(num_envs), "single": _single(num_envs)}, n_steps, batch, args.seconds
+    )
+    print(f"  SB3VecEnv(DominoVectorEnv)     {rates['vector']:>10,.0f} steps/s")
+    print(f"  make_vec_env(SingleAgentEnv)   {rates['single']:>10,.0f} steps/s")
+    print(f"  vector / single                {rates['vector'] / rates['single']:.1f}")
+    wide = _ppo_rates({"wide": _vector(1024)}, 16, 4096, args.seconds)["wide"]
     print(f"  SB3VecEnv at 1024 games, n_steps=16, batch 4096: {wide:,.0f} steps/s ({load()})")
 
 

@@ -99,13 +99,8 @@ class DominoTorchRLEnv(EnvBase):
     def _step(self, tensordict: TensorDictBase) -> TensorDictBase:
         if self._batch is None:
             raise RuntimeError("step() before reset(): call reset() first to deal the games")
-        actions = tensordict.get("action")
-        if actions.dtype.is_floating_point or actions.dtype == torch.bool:
-            raise ValueError(
-                f"action must be an integer tensor of shape {tuple(self.batch_size)}, "
-                f"got dtype {actions.dtype}"
-            )
-        batch = self._batch = self.engine.step(actions.detach().cpu().numpy())
+        # The engine refuses anything but legal integer actions of shape (B,), leaving the games as they were.
+        batch = self._batch = self.engine.step(tensordict.get("action").detach().cpu().numpy())
         out = self._observe(batch)
         done = torch.from_numpy(batch.done).unsqueeze(-1)
         out.update({"reward": torch.from_numpy(batch.rewards), "done": done, "terminated": done.clone()})

@@ -166,11 +166,15 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv):
         waiting = ~self._is_learner[batch.seat]
         while waiting.any():
             actions = np.zeros(self.num_envs, np.int64)
-            for seats, policy in self._opponents:
-                rows = np.flatnonzero(waiting & np.isin(batch.seat, seats))
-                if rows.size:
-                    actions[rows] = policy(batch.obs[rows], batch.mask[rows], self._rng)
-            batch = step_games(self.engine, batch, actions, waiting)
+            try:
+                for seats, policy in self._opponents:
+                    rows = np.flatnonzero(waiting & np.isin(batch.seat, seats))
+                    if rows.size:
+                        actions[rows] = policy(batch.obs[rows], batch.mask[rows], self._rng)
+                batch = step_games(self.engine, batch, actions, waiting)
+            except (ValueError, TypeError) as error:
+                self._batch = None  # the learner's move is in, the opponents' are not: start again
+                raise ValueError(f"an opponent policy failed ({error}); call reset()") from error
             earned = batch.rewards[:, self._reward_seat]
             if reward is not None:
                 reward += np.where(done, 0.0, earned)

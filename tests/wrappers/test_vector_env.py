@@ -172,6 +172,12 @@ def test_bad_input_is_refused_and_leaves_the_games_alone():
     np.testing.assert_array_equal(env.action_masks(), mask)
     np.testing.assert_array_equal(env.engine.hands, hands)
     env.step(sample_legal(mask, np.random.default_rng(1)))  # still playable
+    broken = DominoVectorEnv(num_envs=4, variant="block", num_players=2, opponents=lambda obs, mask, rng: -1)
+    with pytest.raises(ValueError, match=r"an opponent policy failed \(illegal action -1"):
+        broken.reset(seed=0)
+        broken.step(sample_legal(broken.action_masks(), np.random.default_rng(0)))
+    with pytest.raises(RuntimeError, match="before reset"):
+        broken.step(np.zeros(4, np.int64))  # no half-played games are handed out
     with pytest.raises(ValueError, match="seat must be"):
         DominoVectorEnv(num_envs=4, seat=2, variant="block", num_players=2)
     with pytest.raises(ValueError, match="team=True needs"):
