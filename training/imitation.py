@@ -16,9 +16,10 @@ import numpy as np
 import torch
 from torch import optim
 
+from domino_env.vector.batch import hidden_hands
 from training.config import Config
 from training.networks import ActorCritic
-from training.rollout import GameFactory, hidden_hands, per_seat_gae
+from training.rollout import GameFactory, per_seat_gae
 from training.scripted import ScriptedPolicy
 
 

@@ -9,7 +9,7 @@ writes a constant, no gradient flows back into an illegal logit. (The most negat
 rather than ``-inf`` keeps ``0 * log 0`` terms of the entropy at 0 instead of NaN.)
 
 Centralized critic (``network.centralized_critic``): the critic may read more than the actor, the
-observation followed by every other seat's hand (``training.rollout.hidden_hands``), during training
+observation followed by every other seat's hand (``domino_env.vector.batch.hidden_hands``), during training
 only. The actor's input is always the observation alone, so a trained policy plays from what its
 seat may know; the critic only lowers the variance of the advantages and is never used to act.
 """

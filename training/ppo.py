@@ -33,6 +33,7 @@ from torch import nn, optim
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
+from domino_env.vector.batch import hidden_hands
 from training.checkpoints import (
     CHECKPOINT_NAME,
     CheckpointError,
@@ -52,7 +53,6 @@ from training.rollout import (
     GameFactory,
     assign_seats,
     game_factory,
-    hidden_hands,
     learner_score,
     num_tiles,
     per_seat_gae,

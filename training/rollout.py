@@ -9,7 +9,7 @@ between. Partners share team reward because the engines already give partners th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -56,24 +56,8 @@ def game_factory(game: GameConfig) -> GameFactory:
     )
 
 
-def hidden_hands(envs: Any, seat: np.ndarray, num_tiles: int) -> np.ndarray:
-    """The centralized critic's extra input: the hands of relative seats ``1 .. P-1`` of each game's
-    acting ``seat``, ``(B, (P-1) * num_tiles)`` float32 0/1 over the canonical tile index.
-
-    Read from the batched engines' public ``hands`` arrays (``VectorLineGame``: ``(B, P, W)`` uint64
-    words, ``VectorTexas42Game``: ``(B, P)`` int64), both little-endian bit sets; right after a step
-    they describe the same game as the ``Batch`` (a finished game's replacement included).
-    """
-    hands = np.ascontiguousarray(envs.hands)
-    num_envs, num_players = hands.shape[:2]
-    others = (seat[:, None] + np.arange(1, num_players)) % num_players
-    rows = hands.reshape(num_envs, num_players, -1)[np.arange(num_envs)[:, None], others]
-    bits = np.unpackbits(rows.view(np.uint8), axis=-1, count=num_tiles, bitorder="little")
-    return bits.reshape(num_envs, -1).astype(np.float32)
-
-
 def num_tiles(game: GameConfig) -> int:
-    """Tiles in the set of ``game`` (the width of one hand in ``hidden_hands``)."""
+    """Tiles in the set of ``game`` (the width of one hand in ``vector.batch.hidden_hands``)."""
     return game.record.num_tiles(game.rules)
 
 

@@ -65,6 +65,8 @@ the move and the legal moves, and leaves the state untouched.
 
 When a round ends, every agent's info holds `"round_points"` (indexed by seat, partners equal) and
 `"scores"` (match totals, same layout), until that agent's next move (as rewards accumulate).
+After `reset()` every info holds the same two keys with zeros (nothing scored yet), so libraries
+that size their info fields from the reset infos (TorchRL's `PettingZooWrapper`) pass results on.
 
 ### Version History
 
@@ -144,8 +146,11 @@ class raw_env(DominoAECEnv):
         # Other keys are ignored, as PettingZoo's api_test expects of reset options.
         options = options or {}
         self._rounds_reported = 0
-        self._round_infos = [{} for _ in range(self.config.num_players)]
-        self._infos_changed = False
+        # Reset infos hold the keys of a round result, nothing scored yet: libraries that size their
+        # info fields from the reset infos (TorchRL's PettingZooWrapper) then pass round results on.
+        n = self.config.num_players
+        self._round_infos = [{"round_points": [0] * n, "scores": [0] * n} for _ in range(n)]
+        self._infos_changed = True
         return LineGame(self.config, rng, deal=options.get("deal"))
 
     def _observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -91,3 +91,50 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         r -= above * below
         pos += above.astype(np.uint64) * np.uint64(width)
     return 64 * w + pos.astype(np.int64)
+
+
+def hidden_hands(envs: Any, seat: np.ndarray, num_tiles: int) -> np.ndarray:
+    """The centralized critic's extra input: the hands of relative seats ``1 .. P-1`` of each game's
+    acting ``seat``, ``(B, (P-1) * num_tiles)`` float32 0/1 over the canonical tile index.
+
+    Read from the batched engines' public ``hands`` arrays (``VectorLineGame``: ``(B, P, W)`` uint64
+    words, ``VectorTexas42Game``: ``(B, P)`` int64), both little-endian bit sets; right after a step
+    they describe the same game as the ``Batch`` (a finished game's replacement included).
+    """
+    hands = np.ascontiguousarray(envs.hands)
+    num_envs, num_players = hands.shape[:2]
+    others = (seat[:, None] + np.arange(1, num_players)) % num_players
+    rows = hands.reshape(num_envs, num_players, -1)[np.arange(num_envs)[:, None], others]
+    bits = np.unpackbits(rows.view(np.uint8), axis=-1, count=num_tiles, bitorder="little")
+    return bits.reshape(num_envs, -1).astype(np.float32)
+
+
+def step_games(engine: Any, batch: Batch, actions: np.ndarray, active: np.ndarray) -> Batch:
+    """Step only the games where ``active`` is set; the others are left exactly as they were.
+
+    The engines step every game in lockstep. The vector environments need some games to wait (the
+    learner is to act there while opponents still move elsewhere), so the waiting games play their
+    first legal action and then get every per-game array of the engine back (each engine keeps a
+    game's whole state in array attributes whose first axis is the game; a reshape of one of them
+    is a view and comes back with it). ``batch`` is the engine's last ``Batch``: the waiting games'
+    seat, observation and mask are taken from it, their rewards are zero and ``done`` False. The
+    waiting games' throwaway moves may draw deals from the engine's generator, so use it with the
+    seeded shuffle, not with a ``dealer`` whose deals must go to given games.
+    """
+    waiting = np.flatnonzero(~active)
+    if waiting.size == 0:
+        return engine.step(actions)
+    arrays = {
+        name: value
+        for name, value in vars(engine).items()
+        if isinstance(value, np.ndarray) and value.shape[:1] == (engine.num_envs,)
+    }
+    saved = {name: value[waiting].copy() for name, value in arrays.items()}
+    stand_in = np.where(active, actions, batch.mask.argmax(axis=1))
+    after = engine.step(stand_in)
+    for name, rows in saved.items():
+        getattr(engine, name)[waiting] = rows  # step() may have replaced the array: write into the new one
+    seat, obs, mask, rewards, done = (np.array(field, copy=True) for field in after)
+    seat[waiting], obs[waiting], mask[waiting] = batch.seat[waiting], batch.obs[waiting], batch.mask[waiting]
+    rewards[waiting], done[waiting] = 0.0, False
+    return Batch(seat, obs, mask, rewards, done)

@@ -6,12 +6,12 @@ import torch
 from fake_game import high_card_factory
 
 from domino_env.vector import VectorLineGame, VectorTexas42Game
+from domino_env.vector.batch import hidden_hands
 from training.agent import PolicyAgent
 from training.checkpoints import CHECKPOINT_NAME, load_checkpoint
 from training.config import NetworkConfig, from_dict
 from training.networks import ActorCritic
 from training.ppo import train
-from training.rollout import hidden_hands
 
 
 @pytest.mark.parametrize("engine", [VectorLineGame(5, seed=1, num_players=4, teams=True),

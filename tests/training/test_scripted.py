@@ -5,12 +5,13 @@ import pytest
 import torch
 
 from domino_env.bots import make_bot
+from domino_env.bots.batched import BatchedLineGreedy
 from domino_env.encoders.line_compact import encode_compact
 from domino_env.encoders.texas42_compact import encode_compact as encode_texas42
 from domino_env.rules.line import LineConfig, LineGame
 from domino_env.rules.texas42 import DECLARE, NELLO, NUM_ACTIONS, SEVENS, Texas42Config, Texas42Game
 from training.config import GameConfig
-from training.scripted import BatchedLineGreedy, make_scripted, random_actions
+from training.scripted import make_scripted, random_actions
 
 OPTIONS = {
     "block 2p": {"variant": "block", "num_players": 2, "preset": "pagat"},
@@ -35,9 +36,9 @@ def test_batched_greedy_plays_the_greedy_bots_move(options):
             legal = [a for a in range(game.num_actions) if view.legal_mask >> a & 1]
             game.apply(positions[-1][1] if rng.random() < 0.5 else int(rng.choice(legal)))
     num_actions = game.num_actions
-    obs = torch.as_tensor(np.stack([encode_compact(v) for v, _ in positions]))
-    mask = torch.tensor([[v.legal_mask >> a & 1 for a in range(num_actions)] for v, _ in positions]).bool()
-    actions = batched(obs, mask, torch.Generator())
+    obs = np.stack([encode_compact(v) for v, _ in positions])
+    mask = np.array([[v.legal_mask >> a & 1 for a in range(num_actions)] for v, _ in positions], bool)
+    actions = batched(obs, mask, rng)
     assert actions.tolist() == [a for _, a in positions]
     assert len(positions) > 150
 

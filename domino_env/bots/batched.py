@@ -1,0 +1,230 @@
+"""Scripted opponents that act on the batched API's (observation, mask) alone, in numpy.
+
+The batched engines (``domino_env.vector``) hand out only each acting seat's compact observation
+and legal mask, not seat views, so the view-based bots of ``domino_env.bots`` cannot play there.
+The policies here re-derive their decision from the same public information, for a whole batch:
+``policy(obs (n, obs_dim) float32, mask (n, A) bool, rng) -> actions (n,) int64``.
+
+- ``random``: uniform over the legal actions (every game).
+- ``greedy`` (line games): ``bots.line.GreedyLineAgent``'s one-ply score of every placement,
+  computed from the compact observation (``encoders.line_compact``): heaviest tile (pips weighted
+  10x once a Block round is about to block), doubles first, ends kept on numbers I still hold, ends
+  an opponent is proven void in (and not ones my partner is void in); no placement means draw when
+  allowed, else pass. Its void information is the compact ``voids`` slot. In Block that slot holds
+  exactly the numbers the view-based bot sees as passed on, so the two play the same move
+  (``tests/training/test_scripted.py`` checks it on random positions); in Draw under
+  ``draw_policy="when_stuck"`` the slot also keeps the ends a seat drew on, which the view-based bot
+  forgets at a draw, so there it approximates ``greedy`` from slightly more public information.
+- ``heuristic`` (Texas 42): ``bots.texas42.HeuristicTexas42Agent`` itself, asked once per row with
+  a view decoded from the compact observation (``encoders.texas42_compact``). Seats are relative to
+  the acting seat, which keeps every relation the bot reads (my team, the bidder's team, the Nello
+  sitter), so the move is the bot's own. A Python call per row, not an array program: a second
+  implementation of the bot's bidding, trump call and count-aware play would have to be kept in
+  step with the first.
+
+They live here, not in ``training``, so that the Gymnasium vector environments
+(``domino_env.wrappers.vector_env``) can seat them without ``domino_env`` importing the trainer;
+``training.scripted`` adapts them to torch tensors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from domino_env.bots.line import GreedyWeights
+from domino_env.bots.texas42 import HeuristicTexas42Agent
+from domino_env.encoders import line_compact, texas42_compact
+from domino_env.encoders.base import get_encoder
+from domino_env.rules.texas42 import TRUMP, Texas42View
+from domino_env.vector.batch import sample_legal
+
+BatchedPolicy = Callable[[np.ndarray, np.ndarray, np.random.Generator], np.ndarray]
+"""``policy(obs (n, obs_dim), mask (n, A) bool, rng) -> actions (n,) int64``."""
+
+
+def random_actions(obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The scripted ``random`` opponent: uniform over each row's legal actions (``obs`` unused)."""
+    return sample_legal(np.asarray(mask, bool), rng)
+
+
+class BatchedLineGreedy:
+    """``bots.line.GreedyLineAgent``'s score (its ``GreedyWeights``), for a batch of compact observations."""
+
+    def __init__(self, options: Mapping[str, Any], weights: GreedyWeights | None = None):
+        from domino_env.vector.line import VectorLineGame
+
+        self.w = weights or GreedyWeights()
+        cfg = VectorLineGame(1, **options).config  # the engine's own reading of the options
+        ts = cfg.tiles
+        self.t, self.v, self.n = ts.num_tiles, cfg.max_pips + 1, cfg.num_players
+        self.block = cfg.variant == "block"
+        self.lay = line_compact.slot_slices(cfg)
+        per_action = np.arange(self.t).repeat(2)  # placement action 2t + side plays tile t
+        self.low = np.array(ts.low)[per_action]
+        self.high = np.array(ts.high)[per_action]
+        self.side = np.arange(2 * self.t) % 2
+        self.pips = np.array(ts.pips, np.float64)[per_action]
+        self.double = (self.low == self.high).astype(np.float64)
+        # suit[t, v]: tile t holds number v.
+        self.suit = np.array(
+            [[v in (ts.low[i], ts.high[i]) for v in range(self.v)] for i in range(self.t)], np.float64
+        )
+        relative = np.arange(1, self.n)
+        self.partner = (relative % 2 == 0) if cfg.teams else np.zeros(self.n - 1, bool)
+
+    def __call__(
+        self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        t, v, lay = self.t, self.v, self.lay
+        obs = np.asarray(obs, np.float64)
+        mask = np.asarray(mask, bool)
+        hand, unknown = obs[:, lay["hand"]], obs[:, lay["unknown"]]
+        left_hot, right_hot = obs[:, lay["left_end"]], obs[:, lay["right_end"]]
+        empty = left_hot.sum(-1) == 0
+        left, right = left_hot.argmax(-1), right_hot.argmax(-1)
+
+        # Open ends after each placement (pips - matched end is the tile's other half).
+        total = (self.low + self.high)[None, :]
+        new_left = np.where(self.side == 0, total - left[:, None], left[:, None])
+        new_right = np.where(self.side == 1, total - right[:, None], right[:, None])
+        new_left = np.where(empty[:, None], self.low[None, :], new_left).clip(0, v - 1)
+        new_right = np.where(empty[:, None], self.high[None, :], new_right).clip(0, v - 1)
+
+        # Tiles left in hand on each new end (the played tile no longer counts).
+        held = hand @ self.suit  # (B, V) tiles in hand per number
+        suit_by_action = self.suit.repeat(2, axis=0).T  # (V, 2T)
+        actions = np.arange(2 * t)
+        keep = sum(np.take_along_axis(held, e, 1) - suit_by_action[e, actions] for e in (new_left, new_right))
+
+        # Voids of the other seats, relative seats 1..n-1, on either new end.
+        voids = obs[:, lay["voids"]].reshape(-1, self.n - 1, v)
+        void_on = (
+            np.take_along_axis(voids, new_left[:, None, :], 2)
+            + np.take_along_axis(voids, new_right[:, None, :], 2)
+        ) > 0
+        opponents = void_on[:, ~self.partner].sum(1).astype(np.float64)
+        partners = void_on[:, self.partner].sum(1).astype(np.float64)
+
+        w = self.w
+        pip_weight = np.full(obs.shape[0], w.pips, np.float64)
+        if self.block:  # at most one unknown tile fits an open end: lower the pip total
+            fits = ((self.suit.T[left] + self.suit.T[right]) > 0).astype(np.float64)
+            near_block = ~empty & ((unknown * fits).sum(-1) <= 1)
+            pip_weight = np.where(near_block, w.blocking_pips, w.pips)
+
+        score = (
+            pip_weight[:, None] * self.pips
+            + w.double * self.double
+            + w.keep * keep
+            + w.opponent_void * opponents
+            - w.partner_void * partners
+        )
+        placements = mask[:, : 2 * t]
+        score = np.where(placements, score, -np.inf)
+        best = score.argmax(-1)  # first maximum: ties go to the lowest action id, as in the bot
+        fallback = np.where(mask[:, 2 * t], 2 * t, 2 * t + 1)
+        return np.where(placements.any(-1), best, fallback).astype(np.int64)
+
+
+class BatchedTexas42Heuristic:
+    """``bots.texas42.HeuristicTexas42Agent``'s move for a batch of compact observations."""
+
+    def __init__(self, options: Mapping[str, Any]):
+        from domino_env.vector.texas42 import VectorTexas42Game
+
+        self.config = VectorTexas42Game(1, **options).config  # the engine's own reading of the options
+        self.lay = texas42_compact.slot_slices(self.config)
+        self.bot = HeuristicTexas42Agent()
+        self.rng = np.random.default_rng(0)  # the heuristic draws nothing; act() takes a generator
+
+    def __call__(
+        self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        bits = np.asarray(obs) > 0.5  # only 0/1 slots are read
+        lay = self.lay
+
+        def as_ints(columns: np.ndarray) -> list[int]:
+            """Each row's 0/1 columns as a little-endian bit set."""
+            packed = np.packbits(columns, axis=1, bitorder="little")
+            return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+        def marked(name: str, offset: int = 0) -> list[int]:
+            """One-hot slot -> the marked category + ``offset``, -1 where none is marked."""
+            one_hot = bits[:, lay[name]]
+            return np.where(one_hot.any(1), one_hot.argmax(1) + offset, -1).tolist()
+
+        hands, played = as_ints(bits[:, lay["hand"]]), as_ints(bits[:, lay["played"]])
+        legal = as_ints(np.asarray(mask, bool))
+        phases = bits[:, lay["phase"]].argmax(1).tolist()
+        declarations = marked("declaration", TRUMP)  # declaration action ids
+        bidders, sitting_out, leaders = marked("bidder"), marked("sitting_out"), marked("trick_leader")
+        trick_bits = bits[:, lay["trick"]].reshape(len(bits), 4, -1)
+        in_trick, trick_tiles = trick_bits.any(2).tolist(), trick_bits.argmax(2).tolist()
+        actions = []
+        for i in range(len(bits)):
+            order = [(leaders[i] + k) % 4 for k in range(4)]
+            trick = tuple((s, trick_tiles[i][s]) for s in order if in_trick[i][s])
+            # Fields the heuristic does not read (the auction record, scores, voids) are left empty.
+            view = Texas42View(
+                self.config,
+                0,
+                phases[i],
+                0,
+                hands[i],
+                (),
+                -1,
+                (),
+                bidders[i],
+                -1,
+                -1,
+                declarations[i],
+                sitting_out[i],
+                trick,
+                (),
+                (),
+                (played[i], 0, 0, 0),
+                (),
+                (0, 0),
+                (0, 0),
+                legal[i],
+            )
+            actions.append(self.bot.act(view, self.rng))
+        return np.array(actions, np.int64)
+
+
+BATCHED_BOTS: dict[tuple[str, str], Callable[[Mapping[str, Any]], BatchedPolicy]] = {
+    ("dominoes", "greedy"): BatchedLineGreedy,
+    ("texas42", "heuristic"): BatchedTexas42Heuristic,
+}
+"""``(game, name) -> factory(game options)``: the batched scripted opponents beside ``random``."""
+
+
+def batched_bots(game: str) -> list[str]:
+    """The names ``make_batched_bot`` accepts for ``game``."""
+    return ["random", *(name for g, name in BATCHED_BOTS if g == game)]
+
+
+def make_batched_bot(game: str, name: str, options: Mapping[str, Any] | None = None) -> BatchedPolicy:
+    """The batched policy of scripted bot ``name`` for ``game`` played with ``options``."""
+    if name == "random":
+        return random_actions
+    if (game, name) not in BATCHED_BOTS:
+        raise ValueError(f"no batched scripted opponent {name!r} for {game}; known: {batched_bots(game)}")
+    return BATCHED_BOTS[game, name](dict(options or {}))
+
+
+class BatchedPolicyAgent:
+    """A batched policy as a seat-view ``Agent`` (``act(view, rng)``), e.g. to evaluate a policy
+    trained on the vector environments with ``domino_env.evaluation``: the view is encoded with the
+    ``compact`` encoder, the observation the batched engines give, and asked as a batch of one."""
+
+    def __init__(self, policy: BatchedPolicy, game: str, num_actions: int):
+        self.policy, self.num_actions = policy, num_actions
+        self.encoder = get_encoder(game, "compact")
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        obs, mask = self.encoder.encode_with_mask(view, self.num_actions)
+        return int(self.policy(obs[None], mask[None].astype(bool), rng)[0])

@@ -1,0 +1,147 @@
+"""TorchRL: the batched environment (specs, equality with the engine, state, bad input), the PPO
+example against ``random``, and the single-game path through ``PettingZooWrapper``."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torchrl")
+import torch  # noqa: E402
+from tensordict import TensorDict  # noqa: E402
+from torchrl.envs import PettingZooWrapper  # noqa: E402
+from torchrl.envs.utils import check_env_specs  # noqa: E402
+
+from domino_env.dominoes_v0 import env as dominoes_env  # noqa: E402
+from domino_env.integrations.torchrl import DominoTorchRLEnv  # noqa: E402
+from domino_env.vector import VectorLineGame, VectorTexas42Game  # noqa: E402
+from domino_env.vector.batch import hidden_hands  # noqa: E402
+from domino_env.wrappers.vector_env import DominoVectorEnv  # noqa: E402
+
+CONFIGS = {
+    "block 2p": dict(variant="block", num_players=2),
+    "draw 3p match": dict(variant="draw", num_players=3, episode="match", target_score=30),
+    "block 4p teams, state": dict(variant="block", num_players=4, teams=True, state=True),
+    "texas42, state": dict(game="texas42", state=True),
+    "texas42 every contract": dict(
+        game="texas42", nello="own_suit", sevens=True, plunge=True, forced_bid=True
+    ),
+}
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """Two torch threads on a shared two-core machine run small ops ten times slower."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+@pytest.mark.parametrize("options", CONFIGS.values(), ids=CONFIGS.keys())
+def test_specs_hold_on_rollouts(options):
+    env = DominoTorchRLEnv(num_envs=32, **options)
+    check_env_specs(env, seed=0)  # random actions from the masked action spec: all legal
+    data = env.rollout(40, break_when_any_done=False)
+    assert data.shape == (32, 40) and data["next", "done"].any()
+    assert data["next", "reward"].shape == (32, 40, env.num_players)
+    assert (data["action_mask"].gather(-1, data["action"].unsqueeze(-1))).all()
+
+
+def test_rollout_equals_the_engine_step_by_step():
+    """Every observation, mask, seat, reward and done flag of a rollout (done steps and the partial
+    resets after them included) is what the engine gives for the same actions from the same seed."""
+    env = DominoTorchRLEnv("texas42", 16, seed=4, state=True)
+    data = env.rollout(120, break_when_any_done=False)
+    engine = VectorTexas42Game(16, seed=4)
+    batch = engine.reset()
+    for t in range(120):
+        step = data[:, t]
+        np.testing.assert_array_equal(step["observation"].numpy(), batch.obs, err_msg=f"step {t}")
+        np.testing.assert_array_equal(step["action_mask"].numpy(), batch.mask)
+        np.testing.assert_array_equal(step["seat"].numpy(), batch.seat)
+        np.testing.assert_array_equal(step["state"].numpy(), hidden_hands(engine, batch.seat, 28))
+        batch = engine.step(step["action"].numpy())
+        np.testing.assert_array_equal(step["next", "reward"].numpy(), batch.rewards)
+        np.testing.assert_array_equal(step["next", "done"].squeeze(-1).numpy(), batch.done)
+    assert data["next", "done"].sum() > 5
+
+
+def test_state_is_the_other_hands_and_never_in_the_observation():
+    env = DominoTorchRLEnv(num_envs=8, seed=1, state=True, variant="block", num_players=4, teams=True)
+    td = env.reset()
+    engine = env.engine
+    assert isinstance(engine, VectorLineGame)
+    hands = np.unpackbits(engine.hands.view(np.uint8), axis=-1, count=28, bitorder="little")  # (8, 4, 28)
+    seat = td["seat"].numpy()
+    state = td["state"].numpy().reshape(8, 3, 28)
+    for g in range(8):
+        for r in range(1, 4):
+            np.testing.assert_array_equal(state[g, r - 1], hands[g, (seat[g] + r) % 4])
+    assert "state" not in DominoTorchRLEnv(num_envs=8, variant="block", num_players=2).reset().keys()
+    # The observation's own hand slot is the acting seat's hand only.
+    np.testing.assert_array_equal(td["observation"][:, :28].numpy(), hands[np.arange(8), seat])
+
+
+def test_bad_input_is_refused():
+    env = DominoTorchRLEnv(num_envs=4, seed=0, variant="block", num_players=2)
+    with pytest.raises(RuntimeError, match="before reset"):
+        env.step(TensorDict({"action": torch.zeros(4, dtype=torch.int64)}, batch_size=[4]))
+    td = env.reset()
+    mask = td["action_mask"]
+    illegal = torch.where(mask, -1, torch.arange(mask.shape[-1])).max(-1).values
+    with pytest.raises(ValueError, match="illegal action"):
+        env.step(td.clone().set("action", illegal))
+    with pytest.raises(ValueError, match="must be an integer array"):
+        env._step(td.clone().set("action", torch.zeros(4)))
+    after = env.step(td.clone().set("action", env.action_spec.rand()))  # the games are still playable
+    assert after["next", "observation"].shape == (4, env.engine.obs_dim)
+    with pytest.raises(ValueError, match="no batched engine plays"):
+        DominoTorchRLEnv("texas42", 4, num_players=3)
+    with pytest.raises(ValueError, match="num_envs must be"):
+        DominoTorchRLEnv(num_envs=0)
+
+
+def _example():
+    path = Path(__file__).resolve().parents[2] / "scripts" / "torchrl_ppo.py"
+    spec = importlib.util.spec_from_file_location("torchrl_ppo", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ppo_example_beats_random():
+    """Ten iterations of self-play (about 120k agent-steps) beat ``random`` from both seats:
+    the mean zero-sum reward per round over 2,000 rounds each is above 0 by 3 standard errors."""
+    example = _example()
+    actor, history = example.train(iterations=10, num_envs=256, num_steps=48, hidden=64, seed=0)
+    assert history[-1]["entropy"] < history[0]["entropy"]
+    policy = example.greedy_policy(actor)
+    for seat in (0, 1):
+        env = DominoVectorEnv(num_envs=500, seat=seat, variant="block", num_players=2)
+        obs, _ = env.reset(seed=10 + seat)
+        rewards: list[float] = []
+        while len(rewards) < 2000:
+            obs, reward, terminated, _, _ = env.step(policy(obs, env.action_masks()))
+            rewards += reward[terminated].tolist()
+        mean, error = np.mean(rewards), np.std(rewards) / np.sqrt(len(rewards))
+        assert mean > 3 * error, f"seat {seat}: {mean:.2f} +- {error:.2f} against random"
+
+
+def test_pettingzoo_wrapper_passes_round_results_on():
+    """The single-game path: reset infos carry ``round_points`` and ``scores``, so TorchRL sizes
+    them and a finished round's points reach the tensordict; the policy reads
+    ``("player_i", "observation", "observation")`` and ``("player_i", "action_mask")``."""
+    env = PettingZooWrapper(dominoes_env(variant="block", num_players=2), use_mask=True, seed=0)
+    check_env_specs(env, seed=0)
+    data = env.rollout(200, break_when_any_done=True)
+    assert data["next", "done"][-1].all()
+    points = torch.stack([data["next", p, "info", "round_points"][-1] for p in ("player_0", "player_1")])
+    assert points.sum() > 0  # the round's winner scored (a blocked tie scores 0 for both: rare)
+    assert (
+        data["player_0", "observation", "observation"].shape[-1]
+        == env.observation_spec["player_0", "observation", "observation"].shape[-1]
+    )
