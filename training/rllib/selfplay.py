@@ -155,6 +155,8 @@ class RunResult:
     env_steps: int
     seconds: float
     checkpoint: Path
+    env_runner_nodes: list[str]
+    """the Ray node id of every remote env runner (empty when the driver samples itself)"""
 
 
 def _flat_scalars(result: dict, prefix: str = "") -> dict[str, float]:
@@ -191,6 +193,9 @@ def train(config: RLlibConfig, *, address: str | None = None, progress: bool = T
     run_path.mkdir(parents=True, exist_ok=True)
     (run_path / "config.json").write_text(json.dumps(config.to_dict(), indent=1))
     algorithm = algorithm_config(config).build_algo()
+    runner_nodes = algorithm.env_runner_group.foreach_env_runner(
+        lambda runner: ray.get_runtime_context().get_node_id(), local_env_runner=False
+    )
     writer = SummaryWriter(str(run_path))
     start = time.monotonic()
     env_steps = 0
@@ -216,7 +221,8 @@ def train(config: RLlibConfig, *, address: str | None = None, progress: bool = T
                 if algorithm.iteration % config.checkpoint_interval == 0:
                     save_checkpoint(algorithm, config)
         checkpoint = save_checkpoint(algorithm, config)
-        return RunResult(run_path, algorithm.iteration, env_steps, time.monotonic() - start, checkpoint)
+        seconds = time.monotonic() - start
+        return RunResult(run_path, algorithm.iteration, env_steps, seconds, checkpoint, runner_nodes)
     finally:
         writer.close()
         algorithm.stop()
