@@ -42,8 +42,16 @@ SHORT_RUN = [
 
 
 @pytest.fixture
-def two_node_cluster() -> Iterator[Cluster]:
-    """A head and one more node, one CPU each, so two one-CPU env runners must use both nodes."""
+def two_node_cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[Cluster]:
+    """A head and one more node, one CPU each, so two one-CPU env runners must use both nodes.
+
+    ``ray.init`` rewrites a loopback address to the machine's outward IP (``resolve_ip_for_localhost``),
+    where a cluster bound to 127.0.0.1 does not listen; Ray's single-machine mode keeps loopback. Ray
+    2.60's default token authentication cancels every actor of a ``cluster_utils.Cluster`` started
+    in-process (measured: "actor never ran"), so this loopback-only test cluster runs without it.
+    """
+    monkeypatch.setattr(ray._private.ray_constants, "ENABLE_RAY_CLUSTER", False)
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
     cluster = Cluster(initialize_head=False)
     try:
         cluster.add_node(
