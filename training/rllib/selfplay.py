@@ -6,7 +6,7 @@
 - **League**: ``pool.max_snapshots`` frozen modules ``snapshot_<k>`` (never trained). In a share
   ``pool.latest_prob`` of the episodes ``main`` plays every seat; in the others it plays one random
   side and one random snapshot plays all the other seats (``LeagueMapping``, decided from the
-  episode id so every seat of an episode agrees). ``LeagueCallback`` starts every slot as the
+  episode id so every seat of an episode agrees). ``LeagueRefresh`` starts every slot as the
   untrained policy and every ``pool.snapshot_interval`` iterations copies ``main`` into the oldest
   slot, on the learner and on every env runner.
 - **Multi-node**: ``train(config, address="auto")`` joins a running cluster (``ray start``); env
