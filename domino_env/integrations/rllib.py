@@ -50,8 +50,10 @@ def _build_aec(game: str, options: Mapping[str, Any]) -> Any:
 
 def env_config(game: str, **options: Any) -> dict[str, Any]:
     """A checked ``env_config`` for ``DominoMultiAgentEnv``: an unknown game or option, or a value the
-    environment refuses, raises ``ValueError`` naming it, before any Ray worker starts."""
+    environment refuses, raises ``ValueError`` naming it, before any Ray worker starts. Registers the
+    environment names again (``register_envs``), so they are there whatever Ray did since import."""
     _build_aec(game, options)
+    register_envs()
     return {"game": game, **options}
 
 
@@ -123,5 +125,12 @@ def _creator(game: str) -> Any:
     return create
 
 
-for _name, _env_name in ENV_NAMES.items():
-    register_env(_env_name, _creator(_name))
+def register_envs() -> None:
+    """Register every game's RLlib environment name (``ENV_NAMES``). Done on import; ``ray.shutdown()``
+    empties Tune's registry, so call it again before building an algorithm in a later Ray session
+    (``env_config`` does)."""
+    for game, name in ENV_NAMES.items():
+        register_env(name, _creator(game))
+
+
+register_envs()

@@ -14,7 +14,12 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 from ray.tune.registry import ENV_CREATOR, _global_registry  # noqa: E402
 
 from domino_env.games import available_games, get_game  # noqa: E402
-from domino_env.integrations.rllib import ENV_NAMES, DominoMultiAgentEnv, env_config  # noqa: E402
+from domino_env.integrations.rllib import (  # noqa: E402
+    ENV_NAMES,
+    DominoMultiAgentEnv,
+    env_config,
+    register_envs,
+)
 from domino_env.rules.errors import IllegalActionError  # noqa: E402
 
 EXAMPLES = [(name, options) for name in available_games() for options in get_game(name).examples]
@@ -80,6 +85,7 @@ def test_a_round_score_reaches_the_seat_that_did_not_act() -> None:
 
 
 def test_registered_names_build_each_game_and_refuse_another() -> None:
+    register_envs()  # another test's ray.shutdown() may have emptied Tune's registry since import
     for game, name in ENV_NAMES.items():
         env = _global_registry.get(ENV_CREATOR, name)({"observation_encoder": "compact"})
         assert env.game_name == game
