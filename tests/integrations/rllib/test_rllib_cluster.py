@@ -23,8 +23,8 @@ CONFIG = Path(__file__).resolve().parents[3] / "configs" / "rllib_block_2p.yaml"
 LOCALHOST = "127.0.0.1"
 OBJECT_STORE = 80 * 1024 * 1024
 SHORT_RUN = [
-    # Measured on this 2-core machine (docs/rllib.md): ~6k env steps already beat random; 12k for margin.
-    "total_steps=12000",
+    # Measured (docs/rllib.md): the margin's interval clears 0 from ~4k env steps; 16k leaves room.
+    "total_steps=16000",
     "time_budget_s=0",
     "seed=3",
     "num_env_runners=2",
@@ -36,7 +36,7 @@ SHORT_RUN = [
     "pool.snapshot_interval=4",
     "pool.max_snapshots=2",
     "checkpoint_interval=100",
-    "harness_deals=200",
+    "harness_deals=400",
     "harness_opponents=[random]",
 ]
 
@@ -77,7 +77,13 @@ def test_short_run_on_two_nodes_beats_random(two_node_cluster: Cluster, tmp_path
     assert result.env_steps >= config.total_steps
 
     evaluation = evaluate_checkpoint(config, result.checkpoint)
+    print(evaluation.to_markdown())  # in the CI log with -rP or -s
     learner = evaluation.summary[0]
-    assert learner["agent"] == "rllib" and learner["groups"] == 200
-    win_rate, low, _ = learner["win_rate"]
-    assert low > 0.5, f"win rate vs random {win_rate:.3f}, 95% interval from {low:.3f}: not above even"
+    assert learner["agent"] == "rllib" and learner["groups"] == 400
+    # "Above even": the 95% interval of the margin (points per round, duplicate deals) is above 0.
+    # The margin, not the win rate, is the test statistic: a blocked round's count and the luck of
+    # a round make the win rate of even greedy play only ~0.6 against random, too near 0.5 to test
+    # without flaking, while the margin's interval sits several widths above 0 (docs/rllib.md).
+    margin, low, high = learner["margin"]
+    assert low > 0.0, f"margin vs random {margin:+.2f} [{low:+.2f}, {high:+.2f}]: not above even"
+    assert learner["win_rate"][0] > 0.5
