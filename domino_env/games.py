@@ -18,6 +18,7 @@ This module imports only the pure rules engines; everything else is named by mod
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -124,6 +125,18 @@ class Game:
     def raw_env(self, **kwargs: Any) -> Any:
         """The bare PettingZoo AEC env with ``kwargs`` (what trainers use)."""
         return _import(self.env_module).raw_env(**kwargs)
+
+    def env_options(self) -> list[str]:
+        """The keyword options of the environment (``raw_env``): what adapters may pass through."""
+        return list(inspect.signature(_import(self.env_module).raw_env).parameters)
+
+    def checked_raw_env(self, **kwargs: Any) -> Any:
+        """``raw_env(**kwargs)``, but an unknown option raises ``ValueError`` naming it and the known
+        ones (``raw_env`` itself would raise a bare ``TypeError``)."""
+        unknown = sorted(set(kwargs) - set(self.env_options()))
+        if unknown:
+            raise ValueError(f"unknown {self.name} option(s) {unknown}; known: {self.env_options()}")
+        return self.raw_env(**kwargs)
 
     def vector_class(self, config: Any) -> type | None:
         """The batched engine class when it plays ``config``, else ``None``."""

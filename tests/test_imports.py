@@ -34,7 +34,8 @@ def module_files() -> dict[str, Path]:
 
 
 MODULES = module_files()
-OPTIONAL = {"domino_env.integrations.openspiel": "pyspiel", "domino_env.web.server": "fastapi"}
+OPTIONAL = {"domino_env.integrations.openspiel": "pyspiel", "domino_env.web.server": "fastapi",
+            "domino_env.integrations.rllib": "ray", "training.rllib.selfplay": "ray"}
 """adapters that import an optional library: imported only where it is installed"""
 
 

@@ -31,9 +31,9 @@ FAST = {"search": {"budget": 8}}
 
 
 def scripted_bots(game: str) -> list[Agent]:
-    """Every registered bot of ``game`` but the checkpoint (it needs a file), search on a small
-    budget: a new bot is held to the contract below without touching this file."""
-    names = [name for name in available_bots(game) if name != "checkpoint"]
+    """Every registered bot of ``game`` but the trained policies (``checkpoint``, ``rllib``: they need a
+    file), search on a small budget: a new bot is held to the contract below without touching this file."""
+    names = [name for name in available_bots(game) if name not in ("checkpoint", "rllib")]
     return [make_bot(game, name, **FAST.get(name, {})) for name in names]
 
 
