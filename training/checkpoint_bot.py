@@ -1,4 +1,5 @@
-"""A trained checkpoint as a bot of every game: ``make_bot(game, "checkpoint", path=...)``.
+"""A trained checkpoint as a bot of every game: ``make_bot(game, "checkpoint", path=...)``; the
+shipped baseline of a benchmark task: ``make_bot(game, "trained")`` (``task=`` names it).
 
 It lives with the trainer so that ``domino_env`` never imports ``training``; ``domino_env.bots``
 finds it through the ``domino_env.bots`` entry point declared in pyproject.toml. The agent encodes
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from domino_env.benchmarks import baseline_path, get_task, task_of_config
 from domino_env.bots.base import ANY_GAME, register_bot
 from domino_env.encoders.base import get_encoder
 from training.agent import PolicyAgent
@@ -38,3 +40,30 @@ class CheckpointAgent:
 
 
 register_bot(ANY_GAME, "checkpoint")(CheckpointAgent)
+
+
+class TrainedAgent:
+    """The shipped baseline policy of a benchmark task (module docstring)."""
+
+    def __init__(self, game: str, task: str | None = None):
+        self.game = game
+        self.agent: CheckpointAgent | None = None
+        if task is not None:
+            chosen = get_task(task)
+            if chosen.game != game:
+                raise ValueError(f"task {chosen.name!r} is a {chosen.game} task, not {game!r}")
+            self.agent = self._load(chosen.name)
+
+    def _load(self, task: str) -> CheckpointAgent:
+        path = baseline_path(task)
+        if not path.is_file():
+            raise ValueError(f"no trained baseline is shipped for task {task!r} (expected {path})")
+        return CheckpointAgent(self.game, path)
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        if self.agent is None:
+            self.agent = self._load(task_of_config(view.config).name)
+        return self.agent.act(view, rng)
+
+
+register_bot(ANY_GAME, "trained")(TrainedAgent)
