@@ -101,9 +101,10 @@ def load_rows(paths: Sequence[str | Path]) -> list[dict[str, Any]]:
     return rows
 
 
-def merge_rows(rows: Sequence[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
+def merge_rows(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """One leaderboard of ``rows`` of one task, protocol and opponents: every agent's Elo from one
-    fit of all their comparisons, best first. An agent scored twice (same label and spec) counts
+    fit of all their comparisons, best first, its bootstrap seeded by the task's seed (so a lone row
+    merges to its own ratings). An agent scored twice (same label and spec) counts
     once; the same label with another spec is refused."""
     if not rows:
         raise ValueError("no rows to merge")
@@ -138,7 +139,7 @@ def merge_rows(rows: Sequence[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
             wins[:, place[a], place[b]] = row_wins[:, a, b]
             wins[:, place[b], place[a]] = row_wins[:, b, a]
             games[:, place[a], place[b]] = games[:, place[b], place[a]] = row_games[:, a, b]
-    ratings = elo_ratings(wins, everyone, seed)
+    ratings = elo_ratings(wins, everyone, first["seed"])
     table = []
     for label, rating in zip(everyone, ratings, strict=True):
         row = kept.get(label)
