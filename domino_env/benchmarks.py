@@ -61,8 +61,9 @@ class Task:
     references: tuple[str, ...] = field(default=())
     """the fixed opponents a candidate is scored against (``scripts/benchmark.py``); empty: random and
     the game's default bot"""
-    search_budgets: tuple[int, int] = (8, 32)
-    """the two budgets of the ``search`` baselines in the ladder"""
+    search_budgets: tuple[int, int] = (1, 4)
+    """the two budgets of the ``search`` baselines in the ladder (small: search is by far the ladder's
+    slowest agent)"""
 
     @property
     def setup(self) -> GameSetup:
@@ -115,13 +116,16 @@ class Task:
 _BASE = 2**63
 TASKS: dict[str, Task] = {task.name: task for task in (
     Task("Block2p", "Block, 2 players, pagat rules, one round", "dominoes",
-         {"variant": "block", "num_players": 2, "preset": "pagat"}, False, _BASE + 1, 2000),
+         {"variant": "block", "num_players": 2, "preset": "pagat"}, False, _BASE + 1, 2000,
+         search_budgets=(4, 16)),
     Task("Draw2p", "Draw, 2 players, pagat rules, one round", "dominoes",
-         {"variant": "draw", "num_players": 2, "preset": "pagat"}, False, _BASE + 2, 2000),
+         {"variant": "draw", "num_players": 2, "preset": "pagat"}, False, _BASE + 2, 2000,
+         search_budgets=(4, 16)),
     Task("Draw3pBoardpan", "Draw, 3 players, boardpan rules, one round", "dominoes",
          {"variant": "draw", "num_players": 3, "preset": "boardpan"}, False, _BASE + 3, 1000),
     Task("BlockTeams4p", "Block, 4 players in two teams, pagat rules, one round", "dominoes",
-         {"variant": "block", "num_players": 4, "teams": True, "preset": "pagat"}, False, _BASE + 4, 2000),
+         {"variant": "block", "num_players": 4, "teams": True, "preset": "pagat"}, False, _BASE + 4, 2000,
+         search_budgets=(2, 8)),
     Task("DrawTeams4pBoardpanMatch", "Draw, 4 players in two teams, boardpan rules, a match to 100",
          "dominoes", {"variant": "draw", "num_players": 4, "teams": True, "preset": "boardpan",
                       "target_score": 100}, True, _BASE + 5, 300),

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -95,8 +97,11 @@ def ladder_section(task: Task, result: EvaluationResult, image: str, partners: P
 
 def run_ladder(tasks: list[Task], deals: int | None, partner_deals: int, workers: int, doc: Path,
                images: Path) -> None:
+    """Play each task's ladder; write its section (``docs/ladder/<task>.md`` and ``.json``, beside
+    ``doc``) and picture, then rebuild the ladder block of ``doc`` from every task's section."""
+    sections_dir = doc.parent / "ladder"
     images.mkdir(parents=True, exist_ok=True)
-    sections, data = [], {}
+    sections_dir.mkdir(parents=True, exist_ok=True)
     for task in tasks:
         started = time.perf_counter()
         n = deals or task.num_deals
@@ -110,23 +115,23 @@ def run_ladder(tasks: list[Task], deals: int | None, partner_deals: int, workers
         elapsed = time.perf_counter() - started
         image = images / f"ladder_{task.name}.png"
         save_ladder_figure(task, result, image)
-        sections.append(ladder_section(task, result, str(image.relative_to(doc.parent)), partners, elapsed))
-        data[task.name] = {"num_deals": n, "seed": task.seed, "agents": [a.label for a in result.agents],
-                           "summary": result.summary, "crossplay_ci": result.crossplay_ci,
-                           "ratings": result.ratings, "elapsed_s": round(elapsed, 1),
-                           "partners": partners.to_dict() if partners else None}
-        print(sections[-1], flush=True)
-    (images / "ladder.json").write_text(json.dumps(data, indent=1))
+        section = ladder_section(task, result, os.path.relpath(image, doc.parent), partners, elapsed)
+        (sections_dir / f"{task.name}.md").write_text(section)
+        (sections_dir / f"{task.name}.json").write_text(json.dumps({
+            "task": task.name, "num_deals": n, "seed": task.seed,
+            "agents": [asdict(a) for a in result.agents],
+            "summary": result.summary, "crossplay_ci": result.crossplay_ci, "ratings": result.ratings,
+            "elapsed_s": round(elapsed, 1), "workers": workers,
+            "partners": partners.to_dict() if partners else None}, indent=1))
+        print(section, flush=True)
+    sections = [(sections_dir / f"{name}.md").read_text() for name in TASKS
+                if (sections_dir / f"{name}.md").is_file()]
     protocol = f"Protocol: {METRIC}; {SEAT_ROTATION}."
     generated = "\n".join([LADDER_START, "", protocol, "", *sections, LADDER_END])
     text = doc.read_text() if doc.is_file() else f"# Leaderboard\n\n{LADDER_START}\n{LADDER_END}\n"
-    if LADDER_START in text and LADDER_END in text:
-        head, _, rest = text.partition(LADDER_START)
-        text = head + generated + rest.partition(LADDER_END)[2]
-    else:
-        text += "\n" + generated + "\n"
-    doc.write_text(text)
-    print(f"wrote {doc} and {images}/ladder_*.png, ladder.json")
+    head, _, rest = text.partition(LADDER_START)
+    doc.write_text(head + generated + rest.partition(LADDER_END)[2])
+    print(f"wrote {doc}, {sections_dir}/ and {images}/ladder_*.png")
 
 
 # ----- the command --------------------------------------------------------------------------------
