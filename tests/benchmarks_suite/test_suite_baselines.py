@@ -41,3 +41,24 @@ def test_trained_refuses_what_it_cannot_play() -> None:
     with pytest.raises(ValueError, match="no benchmark task plays these rules"):
         evaluate(other_rules, [AgentSpec("trained", "trained"), AgentSpec("random", "random")], 1)
     assert agent.agent is None  # nothing loaded before the first view
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_numpy_actor_picks_the_torch_policy_actions(name: str) -> None:
+    """The checkpoint bot's numpy forward pass (its speed path) plays what the torch actor plays."""
+    import numpy as np
+
+    task = get_task(name)
+    bot = make_bot(task.game, "checkpoint", path=str(baseline_path(name)))
+    rng = np.random.default_rng(0)
+    compared = 0
+    for _ in range(3):
+        engine = task.setup.new_engine(rng)
+        while not engine.is_terminal:
+            view = engine.view(engine.current_player)
+            obs, mask = bot.encoder.encode_with_mask(view, bot.policy.num_actions)
+            assert bot.actor.greedy(obs, mask) == bot.policy.act(obs, mask)
+            compared += 1
+            legal = np.flatnonzero(mask)
+            engine.apply(int(legal[rng.integers(len(legal))]))
+    assert compared > 20
