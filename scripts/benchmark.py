@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domino_env.benchmarks import METRIC, SEAT_ROTATION, TASKS, Task, get_task  # noqa: E402
+from domino_env.benchmarks import METRIC, SEAT_ROTATION, TASKS, Task, baseline_path, get_task  # noqa: E402
 from domino_env.evaluation import AgentError, EvaluationResult, evaluate  # noqa: E402
 from domino_env.games import get_game  # noqa: E402
 from domino_env.leaderboard import (  # noqa: E402
@@ -95,6 +95,26 @@ def ladder_section(task: Task, result: EvaluationResult, image: str, partners: P
     return "\n".join(lines)
 
 
+def baseline_table() -> str:
+    """The shipped trained baselines: how long each trained and its recorded evaluation."""
+    lines = ["| task | training (config, engine steps, seconds) | margin | win share | beats random | beats "
+             "scripted | deals |", "|---|---|---|---|---|---|---|"]
+    for name in TASKS:
+        path = baseline_path(name).with_suffix(".json")
+        if not path.is_file():
+            lines.append(f"| {name} | no trained baseline shipped | | | | | |")
+            continue
+        record = json.loads(path.read_text())
+        train, row = record["training"], record["evaluation"]
+        m, w = row["summary"]["margin"], row["summary"]["win_rate"]
+        versus = [f"{v[0]:.3f} [{v[1]:.3f}, {v[2]:.3f}]" for v in row["versus"].values()]
+        made = f"`{record['config_file']}`, {train['engine_steps']:,}, {train['seconds']:.0f}"
+        cells = [made, f"{m[0]:+.2f} [{m[1]:+.2f}, {m[2]:+.2f}]", f"{w[0]:.3f} [{w[1]:.3f}, {w[2]:.3f}]",
+                 *versus, str(row["num_deals"])]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def run_ladder(tasks: list[Task], deals: int | None, partner_deals: int, workers: int, doc: Path,
                images: Path) -> None:
     """Play each task's ladder; write its section (``docs/ladder/<task>.md`` and ``.json``, beside
@@ -127,7 +147,10 @@ def run_ladder(tasks: list[Task], deals: int | None, partner_deals: int, workers
     sections = [(sections_dir / f"{name}.md").read_text() for name in TASKS
                 if (sections_dir / f"{name}.md").is_file()]
     protocol = f"Protocol: {METRIC}; {SEAT_ROTATION}."
-    generated = "\n".join([LADDER_START, "", protocol, "", *sections, LADDER_END])
+    trained = ("Trained baselines (`domino_env/baselines/<task>.json`: evaluation on the task's first deals "
+               "against its opponents, 95% intervals):")
+    generated = "\n".join([LADDER_START, "", trained, "", baseline_table(), protocol, "", *sections,
+                           LADDER_END])
     text = doc.read_text() if doc.is_file() else f"# Leaderboard\n\n{LADDER_START}\n{LADDER_END}\n"
     head, _, rest = text.partition(LADDER_START)
     doc.write_text(head + generated + rest.partition(LADDER_END)[2])
