@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -101,3 +102,19 @@ def test_bad_agent_stops_the_command_with_one_error(capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         benchmark.main(["--task", "Block2p", "--agent", "random=greedy", "--deals", "1"])
     assert "is an opponent's" in capsys.readouterr().err
+
+
+def test_ladder_writes_its_section_picture_and_doc(tmp_path: Path) -> None:
+    doc = tmp_path / "docs" / "leaderboard.md"
+    doc.parent.mkdir()
+    doc.write_text(f"# Kept\n\nhand-written\n\n{benchmark.LADDER_START}\nold\n{benchmark.LADDER_END}\ntail\n")
+    task = dataclasses.replace(get_task("Block2p"), search_budgets=(1, 2))  # the cheapest search
+    benchmark.run_ladder([task], 1, 1, 1, doc, tmp_path / "docs" / "img")
+    text = doc.read_text()
+    assert text.startswith("# Kept\n\nhand-written\n") and text.endswith("tail\n") and "\nold\n" not in text
+    assert "### Block2p" in text and "1 duplicate deals" in text
+    assert "![Block2p](img/ladder_Block2p.png)" in text
+    assert "| Block2p | `configs/baseline_Block2p.yaml`" in text
+    assert (tmp_path / "docs" / "img" / "ladder_Block2p.png").stat().st_size > 10_000
+    saved = json.loads((tmp_path / "docs" / "ladder" / "Block2p.json").read_text())
+    assert [a["label"] for a in saved["agents"]] == [AgentSpec.parse(s).label for s in task.baselines()]
