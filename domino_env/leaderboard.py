@@ -59,6 +59,8 @@ def score_agent(task: Task, spec: AgentSpec, num_deals: int | None = None, worke
                 progress: bool = False) -> dict[str, Any]:
     """The leaderboard row of ``spec`` on ``task``'s protocol (``num_deals``: fewer deals than the
     task's, for a quick look; the row records how many)."""
+    if spec.bot == "trained" and "task" not in spec.kwargs:  # name the task: a missing baseline fails now
+        spec = AgentSpec(spec.label, spec.bot, {**spec.kwargs, "task": task.name})
     opponents = [AgentSpec.parse(o) for o in task.opponents]
     same = [o for o in opponents if o.label == spec.label]
     if same and (same[0].bot, same[0].kwargs) != (spec.bot, spec.kwargs):

@@ -118,3 +118,12 @@ def test_ladder_writes_its_section_picture_and_doc(tmp_path: Path) -> None:
     assert (tmp_path / "docs" / "img" / "ladder_Block2p.png").stat().st_size > 10_000
     saved = json.loads((tmp_path / "docs" / "ladder" / "Block2p.json").read_text())
     assert [a["label"] for a in saved["agents"]] == [AgentSpec.parse(s).label for s in task.baselines()]
+
+
+def test_trained_names_its_task_so_a_missing_baseline_fails_before_any_game(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import training.checkpoint_bot
+
+    monkeypatch.setattr(training.checkpoint_bot, "baseline_path", lambda task: tmp_path / f"{task}.pt")
+    with pytest.raises(AgentError, match="no trained baseline is shipped for task 'Draw2p'"):
+        score_agent(get_task("Draw2p"), resolve_agent("trained", "dominoes"), num_deals=1)

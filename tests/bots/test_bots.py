@@ -31,9 +31,11 @@ FAST = {"search": {"budget": 8}}
 
 
 def scripted_bots(game: str) -> list[Agent]:
-    """Every registered bot of ``game`` but the checkpoint (it needs a file), search on a small
-    budget: a new bot is held to the contract below without touching this file."""
-    names = [name for name in available_bots(game) if name != "checkpoint"]
+    """Every registered bot of ``game`` but the checkpoint (it needs a file), user code (it needs a
+    factory) and the trained baselines (they play only the benchmark tasks' rules:
+    tests/benchmarks_suite), search on a small budget: a new bot is held to the contract below
+    without touching this file."""
+    names = [name for name in available_bots(game) if name not in ("checkpoint", "user", "trained")]
     return [make_bot(game, name, **FAST.get(name, {})) for name in names]
 
 
