@@ -20,6 +20,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domino_env.benchmarks import METRIC, SEAT_ROTATION, TASKS, Task, baseline_path, get_task  # noqa: E402
-from domino_env.evaluation import AgentError, EvaluationResult, evaluate  # noqa: E402
+from domino_env.evaluation import AgentError, AgentSpec, EvaluationResult, evaluate  # noqa: E402
 from domino_env.games import get_game  # noqa: E402
 from domino_env.leaderboard import (  # noqa: E402
     leaderboard_markdown,
@@ -85,11 +86,13 @@ def save_ladder_figure(task: Task, result: EvaluationResult, path: Path) -> None
 
 
 def ladder_section(task: Task, result: EvaluationResult, image: str, partners: PartnerResult | None,
-                   elapsed: float) -> str:
+                   elapsed: float, excluded: list[str]) -> str:
     unit = get_game(task.game).score_unit
+    left_out = f" Left out of this ladder: {', '.join(excluded)}." if excluded else ""
     lines = [f"### {task.name}", "",
              f"{task.title}. {result.num_deals} duplicate deals of seed {task.seed} (the full protocol has "
-             f"{task.num_deals}); {elapsed:.0f} s.", "", result.to_markdown(), f"![{task.name}]({image})", ""]
+             f"{task.num_deals}); {elapsed:.0f} s.{left_out}", "", result.to_markdown(),
+             f"![{task.name}]({image})", ""]
     if partners is not None:
         lines += ["Partner cross-play:", "", partners.to_markdown(unit)]
     return "\n".join(lines)
@@ -116,7 +119,7 @@ def baseline_table() -> str:
 
 
 def run_ladder(tasks: list[Task], deals: int | None, partner_deals: int, workers: int, doc: Path,
-               images: Path) -> None:
+               images: Path, exclude: Sequence[str] = ()) -> None:
     """Play each task's ladder; write its section (``docs/ladder/<task>.md`` and ``.json``, beside
     ``doc``) and picture, then rebuild the ladder block of ``doc`` from every task's section."""
     sections_dir = doc.parent / "ladder"
@@ -125,17 +128,20 @@ def run_ladder(tasks: list[Task], deals: int | None, partner_deals: int, workers
     for task in tasks:
         started = time.perf_counter()
         n = deals or task.num_deals
-        print(f"{task.name}: {task.baselines()} on {n} deals", flush=True)
-        result = evaluate(task.setup, task.baselines(), n, seed=task.seed, workers=workers, progress=True)
+        agents = [s for s in task.baselines() if AgentSpec.parse(s).label not in exclude]
+        excluded = [AgentSpec.parse(s).label for s in task.baselines() if s not in agents]
+        print(f"{task.name}: {agents} on {n} deals", flush=True)
+        result = evaluate(task.setup, agents, n, seed=task.seed, workers=workers, progress=True)
         partners = None
         if task.partnership:
-            labels = [s for s in task.baselines() if "search" not in s]
+            labels = [s for s in agents if "search" not in s]
             partners = partner_crossplay(task.setup, labels, get_game(task.game).default_bot, partner_deals,
                                          seed=task.seed, workers=workers, progress=True)
         elapsed = time.perf_counter() - started
         image = images / f"ladder_{task.name}.png"
         save_ladder_figure(task, result, image)
-        section = ladder_section(task, result, os.path.relpath(image, doc.parent), partners, elapsed)
+        relative = os.path.relpath(image, doc.parent)
+        section = ladder_section(task, result, relative, partners, elapsed, excluded)
         (sections_dir / f"{task.name}.md").write_text(section)
         (sections_dir / f"{task.name}.json").write_text(json.dumps({
             "task": task.name, "num_deals": n, "seed": task.seed,
@@ -174,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tasks", nargs="+", choices=list(TASKS), help="--ladder: only these tasks")
     parser.add_argument("--partner-deals", type=_positive, default=100,
                         help="--ladder: partner cross-play deals")
+    parser.add_argument("--exclude", nargs="+", default=[], metavar="LABEL",
+                        help="--ladder: leave these baselines out (the section says so)")
     parser.add_argument("--doc", type=Path, default=ROOT / "docs" / "leaderboard.md")
     parser.add_argument("--images", type=Path, default=ROOT / "docs" / "img")
     args = parser.parse_args(argv)
@@ -185,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.ladder:
         run_ladder([get_task(t) for t in args.tasks or TASKS], args.deals, args.partner_deals, args.workers,
-                   args.doc, args.images)
+                   args.doc, args.images, args.exclude)
         return 0
     if args.merge:
         try:
