@@ -127,3 +127,13 @@ def test_trained_names_its_task_so_a_missing_baseline_fails_before_any_game(
     monkeypatch.setattr(training.checkpoint_bot, "baseline_path", lambda task: tmp_path / f"{task}.pt")
     with pytest.raises(AgentError, match="no trained baseline is shipped for task 'Draw2p'"):
         score_agent(get_task("Draw2p"), resolve_agent("trained", "dominoes"), num_deals=1)
+
+
+def test_a_checkpoint_file_is_scored(tmp_path: Path) -> None:
+    out = tmp_path / "row.json"
+    assert benchmark.main(["--task", "Block2p", "--agent", f"mine={baseline_path('Block2p')}", "--deals", "2",
+                           "--workers", "1", "--out", str(out)]) == 0
+    row = json.loads(out.read_text())
+    assert row["agent"] == {"label": "mine", "bot": "checkpoint",
+                            "kwargs": {"path": str(baseline_path("Block2p").resolve())}}
+    assert set(row["versus"]) == {"random", "greedy"} and row["summary"]["groups"] == 2 * 2
