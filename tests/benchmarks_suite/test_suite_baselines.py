@@ -52,13 +52,12 @@ def test_numpy_actor_picks_the_torch_policy_actions(name: str) -> None:
     bot = make_bot(task.game, "checkpoint", path=str(baseline_path(name)))
     rng = np.random.default_rng(0)
     compared = 0
-    for _ in range(3):
+    while compared < 60:  # random games (a match is long: one may do)
         engine = task.setup.new_engine(rng)
-        while not engine.is_terminal:
+        while not engine.is_terminal and compared < 60:
             view = engine.view(engine.current_player)
             obs, mask = bot.encoder.encode_with_mask(view, bot.policy.num_actions)
             assert bot.actor.greedy(obs, mask) == bot.policy.act(obs, mask)
             compared += 1
             legal = np.flatnonzero(mask)
             engine.apply(int(legal[rng.integers(len(legal))]))
-    assert compared > 20

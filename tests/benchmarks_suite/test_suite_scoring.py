@@ -60,12 +60,12 @@ def test_rows_merge_into_one_leaderboard(user_code: None, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     first, second = tmp_path / "machine_a.json", tmp_path / "machine_b.json"
     assert benchmark.main(["--task", "Draw2p", "--agent", "greedy", "--agent", "user_agents:make_policy",
-                           "--deals", "6", "--workers", "1", "--out", str(first)]) == 0
+                           "--deals", "3", "--workers", "1", "--out", str(first)]) == 0
     assert benchmark.main(["--task", "Draw2p", "--agent", "lowest=user_agents:make_object_agent",
-                           "--deals", "6", "--workers", "1", "--out", str(second)]) == 0
+                           "--deals", "3", "--workers", "1", "--out", str(second)]) == 0
     rows = load_rows([first, second])
     assert [row["agent"]["label"] for row in rows] == ["greedy", "make_policy", "lowest"]
-    assert all(row["num_deals"] == 6 and not row["full_protocol"] for row in rows)
+    assert all(row["num_deals"] == 3 and not row["full_protocol"] for row in rows)
     board = tmp_path / "board.json"
     assert benchmark.main(["--merge", str(first), str(second), "--out", str(board)]) == 0
     merged = json.loads(board.read_text())["leaderboard"]
