@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from domino_env.benchmarks import Task, get_task
+from domino_env.benchmarks import INTERVALS, METRIC, SEAT_ROTATION, Task, get_task
 from domino_env.bots import available_bots
 from domino_env.evaluation import AgentError, AgentSpec, elo_ratings, evaluate, pairwise_by_deal
 
@@ -75,6 +75,7 @@ def score_agent(task: Task, spec: AgentSpec, num_deals: int | None = None, worke
     return {
         "format": ROW_FORMAT, "version": ROW_VERSION, "task": task.name, "seed": task.seed,
         "num_deals": deals, "full_protocol": deals == task.num_deals, "workers": workers,
+        "protocol": {"metric": METRIC, "seat_rotation": SEAT_ROTATION, "intervals": INTERVALS},
         "elapsed_s": round(elapsed, 2),
         "agent": {"label": spec.label, "bot": spec.bot, "kwargs": spec.kwargs},
         "agents": [a.label for a in agents],

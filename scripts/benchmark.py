@@ -27,7 +27,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domino_env.benchmarks import METRIC, SEAT_ROTATION, TASKS, Task, baseline_path, get_task  # noqa: E402
+from domino_env.benchmarks import (  # noqa: E402
+    INTERVALS,
+    METRIC,
+    SEAT_ROTATION,
+    TASKS,
+    Task,
+    baseline_path,
+    get_task,
+)
 from domino_env.evaluation import AgentError, AgentSpec, EvaluationResult, evaluate  # noqa: E402
 from domino_env.games import get_game  # noqa: E402
 from domino_env.leaderboard import (  # noqa: E402
@@ -152,7 +160,7 @@ def run_ladder(tasks: list[Task], deals: int | None, partner_deals: int, workers
         print(section, flush=True)
     sections = [(sections_dir / f"{name}.md").read_text() for name in TASKS
                 if (sections_dir / f"{name}.md").is_file()]
-    protocol = f"Protocol: {METRIC}; {SEAT_ROTATION}."
+    protocol = f"Protocol: {METRIC}; {SEAT_ROTATION}; intervals {INTERVALS}."
     trained = ("Trained baselines (`domino_env/baselines/<task>.json`: evaluation on the task's first deals "
                "against its opponents, 95% intervals):")
     generated = "\n".join([LADDER_START, "", trained, "", baseline_table(), protocol, "", *sections,
