@@ -28,7 +28,7 @@ import itertools
 import json
 import math
 import multiprocessing
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -172,11 +172,16 @@ def _init_worker(setup: GameSetup, specs: Sequence[AgentSpec], seed: int) -> Non
         _WORKER["error"] = err
 
 
-def _play_deal(deal: int) -> list[dict[str, Any]]:
-    """Every lineup on deal ``deal``: ``{"deal", "lineup", "points", "rounds", "winner"}`` each."""
+def worker_state() -> tuple[GameSetup, int, list[Agent]]:
+    """This process's setup, seed and agents (``map_deals``); a failed build raises its error."""
     if "error" in _WORKER:
         raise _WORKER["error"]
-    setup, seed, agents = _WORKER["setup"], _WORKER["seed"], _WORKER["agents"]
+    return _WORKER["setup"], _WORKER["seed"], _WORKER["agents"]
+
+
+def _play_deal(deal: int) -> list[dict[str, Any]]:
+    """Every lineup on deal ``deal``: ``{"deal", "lineup", "points", "rounds", "winner"}`` each."""
+    setup, seed, agents = worker_state()
     records = []
     for i, lineup in enumerate(lineups(len(agents), setup.num_sides)):
         engine = play_lineup(setup, agents, seed, deal, i, lineup)
@@ -348,32 +353,38 @@ class EvaluationResult:
 Interval = tuple[float, float, float]  # mean, 95% low, 95% high
 
 
+def pairwise_by_deal(records: Sequence[dict[str, Any]], num_agents: int
+                     ) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The deals and, per deal, ``wins[d, i, j]``: comparisons agent ``i`` won against ``j`` (ties 1/2)
+    and ``games[d, i, j]``: comparisons between them. A comparison: two agents' sides in one game,
+    by points (an agent holding several sides counts their mean)."""
+    deals = sorted({rec["deal"] for rec in records})
+    deal_index = {d: i for i, d in enumerate(deals)}
+    wins = np.zeros((len(deals), num_agents, num_agents))
+    games = np.zeros_like(wins)
+    for rec in records:
+        present = sorted(set(rec["lineup"]))
+        per_agent = {a: np.mean([p for p, x in zip(rec["points"], rec["lineup"], strict=True) if x == a])
+                     for a in present}
+        d = deal_index[rec["deal"]]
+        for a, b in itertools.combinations(present, 2):
+            score = 0.5 if per_agent[a] == per_agent[b] else float(per_agent[a] > per_agent[b])
+            wins[d, a, b] += score
+            wins[d, b, a] += 1 - score
+            games[d, a, b] += 1
+            games[d, b, a] += 1
+    return deals, wins, games
+
+
 def _summarize(setup: GameSetup, agents: Sequence[AgentSpec], records: list[dict[str, Any]], seed: int
                ) -> tuple[list[dict[str, Any]], list[list[float | None]], list[list[Interval | None]],
                           list[dict[str, float]]]:
     k, n = setup.num_sides, len(agents)
     groups: dict[tuple[int, int, tuple[int, ...]], list[tuple[float, float, float]]] = {}
-    beats = np.zeros((n, n))
-    counts = np.zeros((n, n))
-    pair_deals: dict[tuple[int, int], dict[int, list[float]]] = {}
-    deals = sorted({rec["deal"] for rec in records})
-    deal_index = {d: i for i, d in enumerate(deals)}
-    per_deal = np.zeros((len(deals), n, n))
     for rec in records:
         present = sorted(set(rec["lineup"]))
         for a in present:
             groups.setdefault((a, rec["deal"], tuple(present)), []).append(_agent_game_stats(rec, a, k))
-        per_agent = {a: np.mean([p for p, x in zip(rec["points"], rec["lineup"], strict=True) if x == a])
-                     for a in present}
-        for a, b in itertools.combinations(present, 2):
-            score = 0.5 if per_agent[a] == per_agent[b] else float(per_agent[a] > per_agent[b])
-            beats[a, b] += score
-            beats[b, a] += 1 - score
-            counts[a, b] += 1
-            counts[b, a] += 1
-            pair_deals.setdefault((a, b), {}).setdefault(rec["deal"], []).append(score)
-            per_deal[deal_index[rec["deal"]], a, b] += score
-            per_deal[deal_index[rec["deal"]], b, a] += 1 - score
     summary = []
     for a, spec in enumerate(agents):
         per_group = np.array([np.mean(v, axis=0) for key, v in sorted(groups.items()) if key[0] == a])
@@ -384,13 +395,57 @@ def _summarize(setup: GameSetup, agents: Sequence[AgentSpec], records: list[dict
             "points": mean_interval(per_group[:, 1]),
             "win_rate": bootstrap_interval(per_group[:, 2], seed=seed + a),
         })
+    deals, wins, games = pairwise_by_deal(records, n)
+    beats, counts = wins.sum(axis=0), games.sum(axis=0)
     crossplay = [[float(beats[i, j] / counts[i, j]) if counts[i, j] else None for j in range(n)]
                  for i in range(n)]
     crossplay_ci: list[list[Interval | None]] = [[None] * n for _ in range(n)]
-    for (a, b), by_deal in pair_deals.items():
-        mean, low, high = crossplay_interval(by_deal, seed=seed + n * a + b)
-        crossplay_ci[a][b], crossplay_ci[b][a] = (mean, low, high), (1 - mean, 1 - high, 1 - low)
-    return summary, crossplay, crossplay_ci, elo_ratings(per_deal, [a.label for a in agents], seed)
+    for a, b in itertools.combinations(range(n), 2):
+        met = games[:, a, b] > 0
+        if met.any():
+            by_deal = {deals[d]: [wins[d, a, b] / games[d, a, b]] for d in np.flatnonzero(met)}
+            mean, low, high = crossplay_interval(by_deal, seed=seed + n * a + b)
+            crossplay_ci[a][b], crossplay_ci[b][a] = (mean, low, high), (1 - mean, 1 - high, 1 - low)
+    return summary, crossplay, crossplay_ci, elo_ratings(wins, [a.label for a in agents], seed)
+
+
+def map_deals(play: Callable[[int], list[dict[str, Any]]], setup: GameSetup, specs: Sequence[AgentSpec],
+              num_deals: int, seed: int, workers: int = 1, progress: bool = False) -> list[dict[str, Any]]:
+    """``play(deal)`` (a module-level function reading the agents from ``_WORKER``) for every deal
+    ``0 .. num_deals - 1``, in ``workers`` processes; its records in deal order. Every spec is built
+    here first, so a bad one fails before any worker starts."""
+    if num_deals < 1 or workers < 1:
+        raise ValueError(f"num_deals and workers must be positive, got {num_deals} and {workers}")
+    built = build_agents(setup, specs)
+    records: list[dict[str, Any]] = []
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=num_deals, unit="deal")
+    if workers == 1:
+        _WORKER.clear()
+        _WORKER.update(setup=setup, seed=seed, agents=built)
+        results: Iterable[list[dict[str, Any]]] = map(play, range(num_deals))
+        pool = None
+    else:
+        # spawn, not fork: a forked child of a process that has run torch's thread pool can hang.
+        # An executor, not multiprocessing.Pool: a worker that dies breaks it (BrokenProcessPool)
+        # where a Pool would wait forever or keep starting replacements.
+        pool = ProcessPoolExecutor(workers, multiprocessing.get_context("spawn"),
+                                   initializer=_init_worker, initargs=(setup, specs, seed))
+        results = pool.map(play, range(num_deals))
+    try:
+        for deal_records in results:
+            records += deal_records
+            if bar is not None:
+                bar.update()
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)  # after an error: drop the deals not yet started
+        if bar is not None:
+            bar.close()
+    return records
 
 
 def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int, seed: int = 0,
@@ -404,36 +459,6 @@ def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int
         raise AgentError(f"evaluation needs at least two agents, got {[s.label for s in specs]}")
     if len({s.label for s in specs}) != len(specs):
         raise AgentError(f"agent labels must differ (name one label=bot:...): {[s.label for s in specs]}")
-    if num_deals < 1 or workers < 1:
-        raise ValueError(f"num_deals and workers must be positive, got {num_deals} and {workers}")
-    built = build_agents(setup, specs)  # every spec checked here, before any worker starts
-    deals = range(num_deals)
-    records: list[dict[str, Any]] = []
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=num_deals, unit="deal")
-    if workers == 1:
-        _WORKER.update(setup=setup, seed=seed, agents=built)
-        results = map(_play_deal, deals)
-        pool = None
-    else:
-        # spawn, not fork: a forked child of a process that has run torch's thread pool can hang.
-        # An executor, not multiprocessing.Pool: a worker that dies breaks it (BrokenProcessPool)
-        # where a Pool would wait forever or keep starting replacements.
-        pool = ProcessPoolExecutor(workers, multiprocessing.get_context("spawn"),
-                                   initializer=_init_worker, initargs=(setup, specs, seed))
-        results = pool.map(_play_deal, deals)
-    try:
-        for deal_records in results:
-            records += deal_records
-            if bar is not None:
-                bar.update()
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)  # after an error: drop the deals not yet started
-        if bar is not None:
-            bar.close()
+    records = map_deals(_play_deal, setup, specs, num_deals, seed, workers, progress)
     summary, crossplay, crossplay_ci, ratings = _summarize(setup, specs, records, seed)
     return EvaluationResult(setup, specs, num_deals, seed, records, summary, crossplay, crossplay_ci, ratings)

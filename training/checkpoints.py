@@ -170,3 +170,22 @@ def _tensors(node: Any, prefix: str) -> Iterator[tuple[str, torch.Tensor]]:
     elif isinstance(node, (list, tuple)):
         for i, value in enumerate(node):
             yield from _tensors(value, f"{prefix}[{i}]")
+
+
+POLICY_KEYS = ("config", "obs_dim", "num_actions", "observation_encoder", "critic_dim", "model", "iteration",
+               "global_step", "elapsed_s")
+"""What a playing policy needs (``training.agent.PolicyAgent``) and what says how it was trained: a
+training checkpoint without its optimizer, opponent pool and history."""
+
+
+def export_policy(source: str | Path, target: str | Path, half: bool = True) -> dict[str, Any]:
+    """Write the policy of training checkpoint ``source`` to ``target`` (``POLICY_KEYS`` only; with
+    ``half`` its floating weights in float16, which the network casts back on loading); returns it."""
+    checkpoint = load_checkpoint(source)
+    require_keys(checkpoint, source, ("config", "obs_dim", "num_actions", "model"))
+    policy = {key: checkpoint[key] for key in POLICY_KEYS if key in checkpoint}
+    if half:
+        policy["model"] = {name: tensor.half() if tensor.is_floating_point() else tensor
+                           for name, tensor in policy["model"].items()}
+    save_checkpoint(target, policy)
+    return policy

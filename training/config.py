@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from domino_env.benchmarks import EVALUATION_SEEDS
 from domino_env.games import Game, available_games, get_game
 from training.scripted import scripted_opponents
 
@@ -157,8 +158,9 @@ class Config:
     """run name; the run lives in ``run_dir/name``"""
     run_dir: str = _field("runs")
     """parent folder of runs (checkpoints, TensorBoard logs, pool, learning curve)"""
-    seed: int = _field(1, ge=0, le=2**64 - 1)
-    """seeds the network, every rollout and every deal: same seed, same run"""
+    seed: int = _field(1, ge=0)
+    """seeds the network, every rollout and every deal: same seed, same run; below ``2**63`` (the seeds
+    from there up are the benchmark tasks' evaluation deals, ``domino_env.benchmarks.EVALUATION_SEEDS``)"""
     device: str = _field("auto", choices=("auto", "cpu", "cuda"))
     """where the network runs; ``auto`` picks cuda when present"""
     total_steps: int = _field(1_000_000, ge=1)
@@ -263,6 +265,9 @@ def _build(cls: type, data: Any, prefix: str) -> Any:
 
 def _validate(config: Config, rules: Any) -> None:
     """Checks across fields and inside list values; ``rules`` is the game's rules config."""
+    if config.seed >= EVALUATION_SEEDS.start:
+        raise ConfigError(f"seed: {config.seed} is reserved for benchmark evaluation (seeds from "
+                          f"{EVALUATION_SEEDS.start} up, domino_env.benchmarks); use a smaller seed")
     sizes = config.network.hidden_sizes
     if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
         raise ConfigError(f"network.hidden_sizes: expected a non-empty list of positive ints, got {sizes!r}")

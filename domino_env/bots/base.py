@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from domino_env.encoders.base import get_encoder
 from domino_env.games import get_game
 from domino_env.tiles import iter_bits
 
@@ -87,3 +88,41 @@ def make_bot(game: str, name: str, **kwargs: Any) -> Agent:
 
 
 register_bot(ANY_GAME, "random")(lambda game: RandomAgent())
+
+
+class UserAgent:
+    """User code as an agent: ``make_bot(game, "user", factory="package.module:name", **options)``.
+
+    ``factory(**options)`` returns either an object with ``act(view, rng) -> int`` (played as is) or
+    a callable ``policy(observation, mask) -> int`` over the PettingZoo env's observation: this
+    agent then encodes its seat's view with the game's ``encoder`` (the env's ``default``) and
+    passes the float32 vector and the int8 legal mask. Importing and calling the factory happen
+    here, so a bad spec fails when the agent is built, before any game."""
+
+    def __init__(self, game: str, factory: str, encoder: str = "default", **options: Any):
+        module, sep, attribute = str(factory).partition(":")
+        if not (sep and module and attribute):
+            raise ValueError(f"user agent factory {factory!r} must be 'package.module:callable'")
+        try:
+            made = getattr(importlib.import_module(module), attribute)
+        except ImportError as err:
+            raise ValueError(f"user agent factory {factory!r}: cannot import {module!r} ({err})") from None
+        except AttributeError:
+            raise ValueError(f"user agent factory {factory!r}: {module!r} has no {attribute!r}") from None
+        if not callable(made):
+            raise ValueError(f"user agent factory {factory!r} is not callable")
+        product = made(**options)
+        if callable(getattr(product, "act", None)):
+            self.act = product.act
+        elif callable(product):
+            self.policy, self.encoder = product, get_encoder(game, encoder)
+        else:
+            raise ValueError(f"user agent factory {factory!r} returned {type(product).__name__}: expected an "
+                             "object with act(view, rng) or a callable policy(observation, mask)")
+
+    def act(self, view: Any, rng: np.random.Generator) -> int:
+        observation, mask = self.encoder.encode_with_mask(view, view.config.num_actions)
+        return int(self.policy(observation, mask))
+
+
+register_bot(ANY_GAME, "user")(UserAgent)

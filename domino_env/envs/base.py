@@ -36,8 +36,9 @@ from domino_env.rules.errors import IllegalActionError
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
 
-def register_aec(env_id: str, entry_point: str) -> bool:
-    """Register ``env_id`` for ``pettingzoo.make("aec", env_id)``; whether it was registered.
+def register_aec(env_id: str, entry_point: str, kwargs: dict[str, Any] | None = None) -> bool:
+    """Register ``env_id`` for ``pettingzoo.make("aec", env_id)`` (with default ``kwargs``); whether
+    it was registered.
 
     PettingZoo gained its registry (``pettingzoo.register``) in 1.27; older releases, which the
     package still supports (pyproject's lower bound), have none, so there is nothing to register.
@@ -45,7 +46,7 @@ def register_aec(env_id: str, entry_point: str) -> bool:
     register = getattr(pettingzoo, "register", None)
     if register is None:
         return False
-    register("aec", env_id, entry_point=entry_point)
+    register("aec", env_id, entry_point=entry_point, kwargs=kwargs)
     return True
 
 

@@ -32,8 +32,10 @@ FAST = {"search": {"budget": 8}}
 
 def scripted_bots(game: str) -> list[Agent]:
     """Every registered bot of ``game`` but the trained policies (``checkpoint``, ``rllib``: they need a
-    file), search on a small budget: a new bot is held to the contract below without touching this file."""
-    names = [name for name in available_bots(game) if name not in ("checkpoint", "rllib")]
+    file), user code (it needs a factory) and the trained baselines (they play only the benchmark tasks'
+    rules: tests/benchmarks_suite), search on a small budget: a new bot is held to the contract below
+    without touching this file."""
+    names = [name for name in available_bots(game) if name not in ("checkpoint", "rllib", "user", "trained")]
     return [make_bot(game, name, **FAST.get(name, {})) for name in names]
 
 

@@ -151,3 +151,24 @@ def test_bradley_terry_recovers_known_strengths() -> None:
     fitted = bradley_terry(wins, games)
     np.testing.assert_allclose(fitted - fitted.mean(), truth - truth.mean(), atol=0.08)
     assert ELO_SCALE * (fitted[3] - fitted[0]) == pytest.approx(ELO_SCALE * 2.5, abs=40)
+
+
+def test_elo_ratings_recover_known_strengths_anchored_at_random() -> None:
+    """Synthetic per-deal comparisons from known Elo strengths: the fit, anchored at random = 0,
+    recovers them, and each 95% bootstrap interval over deals holds the truth."""
+    from domino_env.evaluation import elo_ratings
+
+    labels = ["strong", "random", "middle"]
+    truth = np.array([300.0, 0.0, 120.0])
+    rng = np.random.default_rng(11)
+    deals, per_pair = 3000, 2
+    per_deal = np.zeros((deals, 3, 3))
+    for a, b in [(0, 1), (0, 2), (1, 2)]:
+        p_win = 1 / (1 + 10 ** ((truth[b] - truth[a]) / 400))
+        won = rng.binomial(per_pair, p_win, size=deals)
+        per_deal[:, a, b], per_deal[:, b, a] = won, per_pair - won
+    ratings = elo_ratings(per_deal, labels, seed=0)
+    assert ratings[1] == {"elo": 0.0, "low": 0.0, "high": 0.0}
+    for rating, true in zip(ratings, truth, strict=True):
+        assert rating["low"] <= true <= rating["high"]
+        assert rating["elo"] == pytest.approx(true, abs=30)

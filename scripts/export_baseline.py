@@ -1,0 +1,55 @@
+"""Ship a trained run as the baseline policy of a benchmark task, with its config and evaluation.
+
+    python scripts/export_baseline.py --task Block2p --run runs/baseline_Block2p/last.pt --deals 500
+
+Writes ``domino_env/baselines/<task>.pt`` (the policy only, float16 weights, loaded with
+``weights_only=True``) and ``<task>.json``: the training config, how long it trained, its last
+batched evaluation against random, and its leaderboard row on the task's protocol (``--deals``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from domino_env.benchmarks import TASKS, baseline_path, get_task  # noqa: E402
+from domino_env.evaluation import AgentSpec  # noqa: E402
+from domino_env.leaderboard import score_agent  # noqa: E402
+from training.checkpoints import export_policy, load_checkpoint  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--task", required=True, choices=list(TASKS))
+    parser.add_argument("--run", required=True, type=Path, help="the run's training checkpoint (last.pt)")
+    parser.add_argument("--config", type=Path, help="the YAML the run was trained with (recorded by name)")
+    parser.add_argument("--deals", type=int, default=500, help="deals of the recorded evaluation")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    task = get_task(args.task)
+    history = load_checkpoint(args.run).get("history") or [{}]
+    target = baseline_path(task.name)
+    policy = export_policy(args.run, target)
+    row = score_agent(task, AgentSpec("trained", "trained", {"task": task.name}), args.deals, args.workers)
+    del row["wins"], row["games"]
+    record = {
+        "task": task.name, "config_file": str(args.config) if args.config else None,
+        "config": policy["config"],
+        "training": {"iterations": policy["iteration"], "engine_steps": policy["global_step"],
+                     "seconds": round(policy["elapsed_s"], 1),
+                     "last_eval_win_rate_vs_random": history[-1].get("eval_win_rate_vs_random")},
+        "evaluation": row,
+    }
+    target.with_suffix(".json").write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {target} ({target.stat().st_size / 1024:.0f} KiB) and {target.with_suffix('.json').name}")
+    print(json.dumps(record["training"]), json.dumps({k: row[k] for k in ("summary", "versus", "elapsed_s")}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
