@@ -32,12 +32,15 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from domino_env.bots.base import Agent, make_bot
 from domino_env.games import Game, get_game
+
+if TYPE_CHECKING:
+    from domino_env.recording import GameRecorder
 
 Z95 = 1.959963984540054
 
@@ -124,12 +127,21 @@ def lineups(num_agents: int, num_sides: int) -> list[tuple[int, ...]]:
 
 
 def play_game(setup: GameSetup, agents: Sequence[Agent], rng: np.random.Generator,
-              agent_rngs: Sequence[np.random.Generator]) -> Any:
-    """One episode with ``agents[seat]`` acting on its own view; returns the finished engine."""
+              agent_rngs: Sequence[np.random.Generator], recorder: GameRecorder | None = None) -> Any:
+    """One episode with ``agents[seat]`` acting on its own view; returns the finished engine.
+    ``recorder`` (for a GIF) draws the deal and the table after each decision."""
     engine = setup.new_engine(rng)
+    if recorder is not None:
+        recorder.start(engine)
     while not engine.is_terminal:
         seat = engine.current_player
-        engine.apply(int(agents[seat].act(engine.view(seat), agent_rngs[seat])))
+        action = int(agents[seat].act(engine.view(seat), agent_rngs[seat]))
+        if recorder is None:
+            engine.apply(action)
+            continue
+        move = engine.action_to_text(action)
+        engine.apply(action)
+        recorder.move(engine, seat, move)
     return engine
 
 
@@ -158,6 +170,28 @@ def _init_worker(setup: GameSetup, specs: Sequence[AgentSpec], seed: int) -> Non
         _WORKER["error"] = err
 
 
+def play_lineup(setup: GameSetup, agents: Sequence[Agent], seed: int, deal: int, index: int,
+                lineup: Sequence[int], recorder: GameRecorder | None = None) -> Any:
+    """The game of ``lineup`` (the ``index``-th) on deal ``deal``, every stream seeded as the
+    evaluation seeds it (module docstring), so a recorded game is the one that was scored."""
+    seated = [agents[lineup[setup.side_of(s)]] for s in range(setup.num_players)]
+    rngs = [np.random.default_rng([seed, deal, index, s]) for s in range(setup.num_players)]
+    return play_game(setup, seated, np.random.default_rng([seed, deal]), rngs, recorder)
+
+
+def record_deals(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int, seed: int,
+                 recorder: GameRecorder) -> None:
+    """Replay the first lineup of deals ``0 .. num_deals - 1`` of ``evaluate(setup, agents, ...,
+    seed=seed)`` into ``recorder`` (seat names carry the agents' labels)."""
+    specs = [a if isinstance(a, AgentSpec) else AgentSpec.parse(a) for a in agents]
+    built = build_agents(setup, specs)
+    lineup = lineups(len(built), setup.num_sides)[0]
+    labels = [specs[lineup[setup.side_of(s)]].label for s in range(setup.num_players)]
+    recorder.names = [f"seat {s} ({label})" for s, label in enumerate(labels)]
+    for deal in range(num_deals):
+        play_lineup(setup, built, seed, deal, 0, lineup, recorder)
+
+
 def _play_deal(deal: int) -> list[dict[str, Any]]:
     """Every lineup on deal ``deal``: ``{"deal", "lineup", "points", "rounds", "winner"}`` each."""
     if "error" in _WORKER:
@@ -165,9 +199,7 @@ def _play_deal(deal: int) -> list[dict[str, Any]]:
     setup, seed, agents = _WORKER["setup"], _WORKER["seed"], _WORKER["agents"]
     records = []
     for i, lineup in enumerate(lineups(len(agents), setup.num_sides)):
-        seated = [agents[lineup[setup.side_of(s)]] for s in range(setup.num_players)]
-        rngs = [np.random.default_rng([seed, deal, i, s]) for s in range(setup.num_players)]
-        engine = play_game(setup, seated, np.random.default_rng([seed, deal]), rngs)
+        engine = play_lineup(setup, agents, seed, deal, i, lineup)
         points, rounds, winner = setup.outcome(engine)
         records.append({"deal": deal, "lineup": list(lineup), "points": points, "rounds": rounds,
                         "winner": winner})
