@@ -41,12 +41,35 @@ def openspiel():
 
 @pytest.mark.parametrize(("name", "index"), EXAMPLES)
 def test_random_sim_test_passes_on_every_example(openspiel, name: str, index: int) -> None:
-    """OpenSpiel's own consistency checks (serialization off: the state holds the game record)."""
+    """OpenSpiel's own consistency checks, serialization round trips included."""
     import pyspiel
 
     params = openspiel.parameters(name, **get_game(name).examples[index])
     game = pyspiel.load_game(openspiel.short_name(name), params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_games_and_states_serialize_and_pickle_at_every_step(openspiel, name: str) -> None:
+    """``serialize_game_and_state`` and pickle round trips from the deal's first chance node to the end."""
+    import pickle
+
+    import pyspiel
+
+    game = pyspiel.load_game(openspiel.short_name(name), openspiel.parameters(name, open_hands=True))
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    state, rng = game.new_initial_state(), np.random.default_rng(3)
+    while True:
+        _game, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+        for copy in (restored, pickle.loads(pickle.dumps(state))):
+            assert str(copy) == str(state)
+            assert (copy.history(), copy.returns()) == (state.history(), state.returns())
+            assert copy.is_terminal() or copy.legal_actions() == state.legal_actions()
+        if state.is_terminal():
+            break
+        chance = state.is_chance_node()
+        actions = [a for a, _p in state.chance_outcomes()] if chance else state.legal_actions()
+        state.apply_action(actions[rng.integers(len(actions))])
 
 
 def test_every_registered_game_is_an_openspiel_game(openspiel) -> None:
