@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -195,16 +194,6 @@ def test_ismcts_plays_with_resample_from_infostate(openspiel, name: str) -> None
         assert action in state.legal_actions()
         state.apply_action(action)
         _deal_to_play(state, rng)
-
-
-def test_the_readme_snippet_runs(openspiel) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    at = readme.index("from domino_env.integrations import openspiel")
-    start = readme.rindex("```python\n", 0, at) + len("```python\n")
-    snippet = readme[start:readme.index("```", at)]
-    done = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.startswith(("bid ", "pass"))
 
 
 def test_the_evaluation_harness_seats_an_openspiel_bot(openspiel) -> None:
