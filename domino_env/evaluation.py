@@ -32,12 +32,15 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from domino_env.bots.base import Agent, make_bot
 from domino_env.games import Game, get_game
+
+if TYPE_CHECKING:
+    from domino_env.recording import GameRecorder
 
 Z95 = 1.959963984540054
 
@@ -124,22 +127,32 @@ def lineups(num_agents: int, num_sides: int) -> list[tuple[int, ...]]:
 
 
 def play_game(setup: GameSetup, agents: Sequence[Agent], rng: np.random.Generator,
-              agent_rngs: Sequence[np.random.Generator]) -> Any:
-    """One episode with ``agents[seat]`` acting on its own view; returns the finished engine."""
+              agent_rngs: Sequence[np.random.Generator], recorder: GameRecorder | None = None) -> Any:
+    """One episode with ``agents[seat]`` acting on its own view; returns the finished engine.
+    ``recorder`` (for a GIF) draws the deal and the table after each decision."""
     engine = setup.new_engine(rng)
+    if recorder is not None:
+        recorder.start(engine)
     while not engine.is_terminal:
         seat = engine.current_player
-        engine.apply(int(agents[seat].act(engine.view(seat), agent_rngs[seat])))
+        action = int(agents[seat].act(engine.view(seat), agent_rngs[seat]))
+        if recorder is None:
+            engine.apply(action)
+            continue
+        move = engine.action_to_text(action)
+        engine.apply(action)
+        recorder.move(engine, seat, move)
     return engine
 
 
 def play_lineup(setup: GameSetup, agents: Sequence[Agent], seed: int, deal: int, index: int,
-                lineup: Sequence[int]) -> Any:
+                lineup: Sequence[int], recorder: GameRecorder | None = None) -> Any:
     """The game of record ``(deal, lineup)``, lineup number ``index`` of ``lineups``, with every
-    random stream seeded as the harness seeds it: the replay viewer plays a record again with it."""
+    random stream seeded as the harness seeds it: the replay viewer plays a record again with it, and
+    a recorded GIF shows the game that was scored."""
     seated = [agents[lineup[setup.side_of(s)]] for s in range(setup.num_players)]
     rngs = [np.random.default_rng([seed, deal, index, s]) for s in range(setup.num_players)]
-    return play_game(setup, seated, deal_generator(seed, deal), rngs)
+    return play_game(setup, seated, deal_generator(seed, deal), rngs, recorder)
 
 
 def deal_generator(seed: int, deal: int) -> np.random.Generator:
@@ -170,6 +183,19 @@ def _init_worker(setup: GameSetup, specs: Sequence[AgentSpec], seed: int) -> Non
         _WORKER.update(setup=setup, seed=seed, agents=build_agents(setup, specs))
     except Exception as err:  # any error: every deal raises it, and the parent with it
         _WORKER["error"] = err
+
+
+def record_deals(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int, seed: int,
+                 recorder: GameRecorder) -> None:
+    """Replay the first lineup of deals ``0 .. num_deals - 1`` of ``evaluate(setup, agents, ...,
+    seed=seed)`` into ``recorder`` (seat names carry the agents' labels)."""
+    specs = [a if isinstance(a, AgentSpec) else AgentSpec.parse(a) for a in agents]
+    built = build_agents(setup, specs)
+    lineup = lineups(len(built), setup.num_sides)[0]
+    labels = [specs[lineup[setup.side_of(s)]].label for s in range(setup.num_players)]
+    recorder.names = [f"seat {s} ({label})" for s, label in enumerate(labels)]
+    for deal in range(num_deals):
+        play_lineup(setup, built, seed, deal, 0, lineup, recorder)
 
 
 def worker_state() -> tuple[GameSetup, int, list[Agent]]:

@@ -17,7 +17,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from domino_env.bots import Agent, available_bots, make_bot
 from domino_env.games import get_game
 from domino_env.rules.line import VARIANTS, LineGame
 from domino_env.rules.texas42 import Texas42Game
+
+if TYPE_CHECKING:
+    from domino_env.recording import GameRecorder
 
 GAMES = (*VARIANTS, "texas42")
 """What ``--game`` takes: a line-game variant (game ``dominoes``) or ``texas42``."""
@@ -169,9 +173,11 @@ def make_bot_spec(family: str, spec: str) -> Agent:
 class Session:
     """Runs one match of a ``Setup``, writing to ``out`` and reading people's moves via ``read_line``."""
 
-    def __init__(self, setup: Setup, read_line: LineReader, out: TextIO):
+    def __init__(self, setup: Setup, read_line: LineReader, out: TextIO,
+                 recorder: GameRecorder | None = None):
         self.setup, self.game = setup, setup.game
         self.read_line, self.out = read_line, out
+        self.recorder = recorder  # frames for --save-gif: the deal, then the table after each move
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -180,6 +186,8 @@ class Session:
         """Play to the end of the match; ``Quit`` ends it early with a message."""
         game = self.game
         self.say(self._intro())
+        if self.recorder is not None:
+            self.recorder.start(game)
         try:
             while not game.is_terminal:
                 seat = game.current_player
@@ -189,8 +197,11 @@ class Session:
                     action = self._human_move(seat)
                 else:
                     action = agent.act(game.view(seat), self.setup.bot_rng)
-                self.say(f"{self.setup.names[seat]}: {game.action_to_text(action)}")
+                move = game.action_to_text(action)
+                self.say(f"{self.setup.names[seat]}: {move}")
                 game.apply(action)
+                if self.recorder is not None:
+                    self.recorder.move(game, seat, move)
                 if self._progress() != before:
                     self.say(self._report())
         except Quit:
@@ -354,7 +365,14 @@ def main(argv: Sequence[str] | None = None, read_line: LineReader | None = None,
     parser.add_argument("--seed", type=int, help="seed for the deals and the bots")
     parser.add_argument("-o", "--option", type=parse_option, action="append", default=[],
                         metavar="KEY=VALUE", help="any other rules option, e.g. -o draw_policy=any")
+    parser.add_argument("--save-gif", type=Path, metavar="PATH", help="save the game as an animated GIF "
+                        "seen from your (first) seat: the deal, then the table after every move")
+    parser.add_argument("--gif-seconds", type=float, default=1.0, help="seconds per GIF frame (default 1)")
     args = parser.parse_args(argv)
+    if args.save_gif is not None and not args.save_gif.parent.is_dir():
+        parser.error(f"argument --save-gif: folder {str(args.save_gif.parent)!r} does not exist")
+    if not args.gif_seconds > 0:
+        parser.error(f"argument --gif-seconds: must be positive, got {args.gif_seconds}")
     try:
         humans = [int(s) for s in args.you.split(",")]
         setup = build_setup(
@@ -365,10 +383,19 @@ def main(argv: Sequence[str] | None = None, read_line: LineReader | None = None,
         )
     except ValueError as err:
         parser.error(str(err))
-    session = Session(setup, read_line or FdLineReader(sys.stdin.fileno()), out or sys.stdout)
+    recorder = None
+    if args.save_gif is not None:
+        from domino_env.recording import GameRecorder  # Pillow drawing, only when asked for
+
+        recorder = GameRecorder(seat=humans[0], names=setup.names)
+    session = Session(setup, read_line or FdLineReader(sys.stdin.fileno()), out or sys.stdout, recorder)
+    status = 0
     try:
         session.run()
     except KeyboardInterrupt:  # Ctrl-C: leave as 'quit' does, without a traceback
         session.say("\nInterrupted: you left the game.")
-        return 130  # 128 + SIGINT, the shell's convention
-    return 0
+        status = 130  # 128 + SIGINT, the shell's convention
+    if recorder is not None:  # the game so far, also when it was left early
+        frames = recorder.save_gif(args.save_gif, args.gif_seconds)
+        session.say(f"saved {frames} frames to {args.save_gif}")
+    return status

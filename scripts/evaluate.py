@@ -21,8 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domino_env.evaluation import AgentError, GameSetup, evaluate  # noqa: E402
+from domino_env.evaluation import AgentError, GameSetup, evaluate, record_deals  # noqa: E402
 from domino_env.games import available_games  # noqa: E402
+from domino_env.recording import GameRecorder  # noqa: E402
 
 
 def _int_at_least(minimum: int, what: str) -> Callable[[str], int]:
@@ -62,7 +63,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=_int_at_least(0, "a non-negative integer"), default=0)
     parser.add_argument("--workers", type=_int_at_least(1, "a positive integer"), default=2)
     parser.add_argument("--out", type=Path, help="folder for results.json, results.md, crossplay.png")
+    parser.add_argument("--save-gif", type=Path, metavar="PATH", help="save the games of the first "
+                        "lineup on the first --gif-deals deals as one animated GIF, seen from seat 0")
+    parser.add_argument("--gif-deals", type=_int_at_least(1, "a positive integer"), default=1)
+    parser.add_argument("--gif-seconds", type=float, default=1.0, help="seconds per GIF frame (default 1)")
     args = parser.parse_args(argv)
+    if args.save_gif is not None and not args.save_gif.parent.is_dir():
+        parser.error(f"argument --save-gif: folder {str(args.save_gif.parent)!r} does not exist")
+    if args.save_gif is not None and args.gif_deals > args.deals:
+        parser.error(f"argument --gif-deals: at most --deals ({args.deals}), got {args.gif_deals}")
+    if not args.gif_seconds > 0:
+        parser.error(f"argument --gif-seconds: must be positive, got {args.gif_seconds}")
     repeated = sorted(key for key, n in Counter(key for key, _ in args.option).items() if n > 1)
     if repeated:
         parser.error(f"argument --option: each key once, got {repeated} more than once")
@@ -87,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / "results.md").write_text(result.to_markdown())
         result.save_heatmap(args.out / "crossplay.png")
         print(f"wrote {args.out}/results.json, results.md, crossplay.png")
+    if args.save_gif is not None:
+        recorder = GameRecorder(seat=0)
+        record_deals(setup, args.agents, args.gif_deals, args.seed, recorder)
+        frames = recorder.save_gif(args.save_gif, args.gif_seconds)
+        print(f"wrote {args.save_gif}: {frames} frames, {args.gif_deals} deal(s), first lineup")
     return 0
 
 

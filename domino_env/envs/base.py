@@ -19,7 +19,7 @@ Engine protocol (duck-typed, implemented by ``rules.line.LineGame`` and ``rules.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from numbers import Real
 from typing import Any
 
@@ -34,6 +34,8 @@ from domino_env.rules.conventions import check_choice, is_int
 from domino_env.rules.errors import IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
+_EXACT_INTS = frozenset({int, *(np.dtype(code).type for code in np.typecodes["AllInteger"])})
+"""Python's and numpy's integer types: an action of one of them is an integer id without more tests"""
 
 
 def register_aec(env_id: str, entry_point: str, kwargs: dict[str, Any] | None = None) -> bool:
@@ -154,8 +156,20 @@ class DominoAECEnv(AECEnv):
             reward = self._cumulative_rewards[agent]
         except (AttributeError, KeyError):  # before reset(), or once every agent has left
             raise self._no_turn_error("last") from None
-        observation = self.observe(agent) if observe else None
-        return observation, reward, self.terminations[agent], self.truncations[agent], self.infos[agent]
+        if observe:  # observe(agent) inlined: a game exists once an agent is selected
+            observation, action_mask = self._observe(self.agent_name_mapping[agent])
+            obs = {"observation": observation, "action_mask": action_mask}
+        else:
+            obs = None
+        return obs, reward, self.terminations[agent], self.truncations[agent], self.infos[agent]
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """PettingZoo's ``agent_iter`` (the agent to act until no agent is left, at most ``max_iter``
+        times) as a generator: resuming one costs less than its iterator's ``__next__`` at every step."""
+        for _ in range(max_iter):
+            if not self.agents:
+                return
+            yield self.agent_selection
 
     def step(self, action: int | None) -> None:
         try:  # free unless it fails
@@ -259,8 +273,8 @@ class DominoAECEnv(AECEnv):
 
     def _check_action(self, action: Any) -> int:
         """Out-of-range or non-integer ids are illegal moves, handled like any other."""
-        if type(action) is int:  # the common case, decided in one test (bool is not exactly int)
-            return action
+        if type(action) in _EXACT_INTS:  # the common cases in one test (bool is none of them)
+            return int(action)
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action.item()
         if not is_int(action):

@@ -194,23 +194,33 @@ class _Setup:
     dealing: _Dealing
     num_tiles: int
     sides: tuple[int, ...]
+    params: tuple[tuple[str, Any], ...]
+    """the game parameters it was found from, sorted: what a pickle of a state stores"""
 
     def __deepcopy__(self, memo: dict) -> _Setup:
         return self  # immutable and shared: OpenSpiel clones a state with deepcopy
+
+    def __reduce__(self) -> tuple[Callable[..., _Setup], tuple[str, dict[str, Any]]]:
+        # Pickled (OpenSpiel serializes a Python state with pickle) as the game's name and
+        # parameters: the record and the dealing hold functions that pickle cannot store.
+        return _setup_of_parameters, (self.record.name, dict(self.params))
 
 
 _SETUPS: dict[tuple[str, str], _Setup] = {}
 
 
-def _setup_of(game: DominoEnvGame) -> _Setup:
-    params = game.get_parameters()
-    key = (game.record.name, repr(sorted(params.items())))
+def _setup_of_parameters(name: str, params: dict[str, Any]) -> _Setup:
+    key = (name, repr(sorted(params.items())))
     if key not in _SETUPS:
-        record = game.record
+        record = get_game(name)
         config = config_of(record, params)
         _SETUPS[key] = _Setup(record, config, _DEALINGS[record.config_type], record.num_tiles(config),
-                              record.sides(config))
+                              record.sides(config), tuple(sorted(params.items())))
     return _SETUPS[key]
+
+
+def _setup_of(game: DominoEnvGame) -> _Setup:
+    return _setup_of_parameters(game.record.name, game.get_parameters())
 
 
 class DominoEnvGame(pyspiel.Game):
@@ -499,6 +509,7 @@ class OpenSpielAgent:
 
 def _register(record: Game) -> None:
     game_class = type(f"{record.name.title()}OpenSpielGame", (DominoEnvGame,), {"record": record})
+    globals()[game_class.__name__] = game_class  # found by name: pickle stores a game as its class
     pyspiel.register_game(_game_type(record), game_class)
 
 

@@ -18,6 +18,7 @@ import copy
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
+from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -241,6 +242,8 @@ class LineView(NamedTuple):
     hands: tuple[int, ...] | None = None
 
 
+_new_tuple = tuple.__new__  # builds a view from its fields in one C call (LineGame.view)
+
 # Mutable per-state lists a clone must copy.
 _LIST_FIELDS = (
     "hands", "stock", "line", "history", "scores", "results", "_actions", "played_by", "passed_on", "draws",
@@ -265,10 +268,19 @@ def lead_rank(tiles: TileSet, t: int) -> int:
     return tiles.is_double(t) * 10_000 + tiles.pips[t] * 100 + tiles.high[t]
 
 
+@cache
+def _lead_order(tiles: TileSet) -> tuple[int, ...]:
+    """Every tile of the set, top ``lead_rank`` first (ranked once per set, not once per deal)."""
+    return tuple(sorted(range(tiles.num_tiles), key=lambda t: lead_rank(tiles, t), reverse=True))
+
+
 def highest_double_holder(tiles: TileSet, hands: Sequence[int]) -> int:
     """The seat whose hand (a bit set) holds the deal's top tile by ``lead_rank``: it leads first
     under ``first_leader="highest_double"`` (the highest double, else the heaviest tile)."""
-    best = max((t for h in hands for t in iter_bits(h)), key=lambda t: lead_rank(tiles, t))
+    dealt = 0
+    for h in hands:
+        dealt |= h
+    best = next(t for t in _lead_order(tiles) if dealt >> t & 1)
     return next(s for s, h in enumerate(hands) if h >> best & 1)
 
 
@@ -614,8 +626,9 @@ class LineGame:
         """What ``seat`` may know (RULES.md 4); nothing else of the state reaches encoders or bots."""
         cfg = self.config
         current = None if self._terminal else self.current
-        # Positional, in LineView's field order: keywords cost several times more per step.
-        return LineView(
+        # Positional, in LineView's field order, through tuple.__new__: keywords, or the NamedTuple's
+        # own __new__ (a Python function of 23 arguments), cost more than the rest of the view.
+        return _new_tuple(LineView, (
             cfg,  # config
             seat,  # seat
             seat % 2 if cfg.teams else None,  # team
@@ -627,7 +640,7 @@ class LineGame:
             self.left,  # left_end
             self.right,  # right_end
             tuple(self.line),  # line
-            tuple([h.bit_count() for h in self.hands]),  # hand_sizes
+            tuple(map(int.bit_count, self.hands)),  # hand_sizes
             len(self.stock),  # stock_size
             max(0, len(self.stock) - cfg.draw_reserve),  # drawable (the property, inlined)
             self.out_of_play.bit_count(),  # out_of_play
@@ -639,7 +652,7 @@ class LineGame:
             tuple(self.draws),  # draws
             tuple(self.drawn_on),  # drawn_on
             tuple(self.hands) if cfg.open_hands else None,  # hands
-        )
+        ))
 
     # ----- copies and saved games --------------------------------------------------------------
     def clone(self) -> LineGame:

@@ -22,6 +22,20 @@ class Batch(NamedTuple):
     done: np.ndarray  # (B,) bool
 
 
+def _swar_bitwise_count(x: np.ndarray) -> np.ndarray:
+    """Set bits per element of an unsigned-integer array, as uint8 (numpy < 2 has no ``bitwise_count``)."""
+    x = np.asarray(x).astype(np.uint64)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (np.multiply(x, np.uint64(0x0101010101010101), dtype=np.uint64) >> np.uint64(56)).astype(np.uint8)
+
+
+bitwise_count: Callable[[np.ndarray], np.ndarray] = getattr(np, "bitwise_count", _swar_bitwise_count)
+"""``np.bitwise_count`` (numpy >= 2.0), else the same count in a few vectorized steps: pyproject's
+numpy bound is 1.24 (``scripts/ci_lowest_deps.sh`` runs the batched engines' tests there)."""
+
+
 def integer_array(values: object, what: str, shape: tuple[int, ...]) -> np.ndarray:
     """``values`` as an int64 array of ``shape``, or a ``ValueError`` naming ``what`` was wrong.
 
@@ -74,7 +88,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     padded = np.zeros((b, 64 * nw), np.uint8)  # whole words per row: packbits runs twice as fast
     padded[:, :a] = mask
     words = np.packbits(padded, axis=1, bitorder="little").view(np.uint64)
-    counts = np.bitwise_count(words).astype(np.int64)
+    counts = bitwise_count(words).astype(np.int64)
     r = (rng.random(b) * counts.sum(axis=1)).astype(np.int64)
     # Walk the (at most three) words with whole-batch selects, not a (B, W) search and 2-D gather.
     word, count, w = words[:, 0], counts[:, 0], np.zeros(b, np.int64)
@@ -86,7 +100,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         w += ahead
     pos = np.zeros(b, np.uint64)
     for width in (32, 16, 8, 4, 2, 1):
-        below = np.bitwise_count((word >> pos) & np.uint64((1 << width) - 1)).astype(np.int64)
+        below = bitwise_count((word >> pos) & np.uint64((1 << width) - 1)).astype(np.int64)
         above = r >= below
         r -= above * below
         pos += above.astype(np.uint64) * np.uint64(width)

@@ -25,7 +25,7 @@ from domino_env.games import DOMINOES
 from domino_env.rewards import zero_sum
 from domino_env.rules.line import lead_rank
 from domino_env.tiles import tile_set
-from domino_env.vector.batch import Batch, deal_rows, integer_array
+from domino_env.vector.batch import Batch, bitwise_count, deal_rows, integer_array
 
 Dealer = Callable[[np.ndarray], np.ndarray]
 """Given the ids of the games starting a round, return their deals: ``(k, T)`` permutations of the
@@ -337,9 +337,9 @@ class VectorLineGame:
         voids = self.voids.reshape(-1).take(rel[:, 1:])
         obs[:, lay["voids"]] = self._void_bits.take(voids, axis=0).reshape(b, -1)
         # Per-word popcounts added up: a sum over the tiny word axis would cost ten times more.
-        unseen = np.bitwise_count(unknown[:, None, 0] & self._suit_bits[:v, 0])
+        unseen = bitwise_count(unknown[:, None, 0] & self._suit_bits[:v, 0])
         for w in range(1, unknown.shape[1]):
-            unseen += np.bitwise_count(unknown[:, None, w] & self._suit_bits[:v, w])
+            unseen += bitwise_count(unknown[:, None, w] & self._suit_bits[:v, w])
         obs[:, lay["unseen"]] = scaled(unseen, v)
         obs[:, lay["hand_sizes"]] = scaled(self.counts.reshape(-1).take(rel), t)
         if self._has_stock:  # without a stock the slot stays 0

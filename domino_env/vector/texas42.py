@@ -50,7 +50,7 @@ from domino_env.rules.texas42 import (
     contract_outcome,
     declared_scheme,
 )
-from domino_env.vector.batch import Batch, deal_rows, integer_array
+from domino_env.vector.batch import Batch, bitwise_count, deal_rows, integer_array
 from domino_env.vector.line import Dealer
 
 NO_DECLARATION = PLAY - TRUMP  # scheme row used before the declaration (suits are the numbers)
@@ -331,7 +331,7 @@ class VectorTexas42Game:
         )
         bids |= pass_ok.astype(np.int64) << PASS
         if cfg.plunge:
-            four = np.bitwise_count(hand & self._doubles) >= PLUNGE_DOUBLES
+            four = bitwise_count(hand & self._doubles) >= PLUNGE_DOUBLES
             bids |= np.where(four, self._plunges_over[bid], 0)
         declare = self._declare_masks[((self.bid >= BID_MARKS) & (self.bid < BID_PLUNGE)).astype(np.int64)]
         return np.where(phase == PLAY_PHASE, tiles << PLAY, np.where(phase == BID, bids, declare))
@@ -382,9 +382,9 @@ class VectorTexas42Game:
         ones.append((row + lay["declaration"].start + self.declaration - TRUMP)[declared])
         obs.reshape(-1)[np.concatenate(ones)] = 1
 
-        unseen = np.bitwise_count(unknown[:, None] & self._suits[self.scheme]).astype(np.int64)
+        unseen = bitwise_count(unknown[:, None] & self._suits[self.scheme]).astype(np.int64)
         obs[:, lay["unseen"]] = scaled(unseen, HAND_SIZE)
-        obs[:, lay["hand_sizes"]] = scaled(np.bitwise_count(hands).astype(np.int64), HAND_SIZE)
+        obs[:, lay["hand_sizes"]] = scaled(bitwise_count(hands).astype(np.int64), HAND_SIZE)
         team = np.stack([me & 1, 1 - (me & 1)], axis=1)
         at = self._ar[:, None], team
         obs[:, lay["tricks"]] = scaled(self.tricks_won[at], HAND_SIZE)
