@@ -114,7 +114,8 @@ def test_ladder_writes_its_section_picture_and_doc(tmp_path: Path) -> None:
     assert text.startswith("# Kept\n\nhand-written\n") and text.endswith("tail\n") and "\nold\n" not in text
     assert "### Block2p" in text and "1 duplicate deals" in text
     assert "![Block2p](img/ladder_Block2p.png)" in text
-    assert "| Block2p | `configs/baseline_Block2p.yaml`" in text
+    recorded = json.loads(baseline_path("Block2p").with_suffix(".json").read_text())
+    assert f"| Block2p | `{recorded['config_file']}`" in text  # the baseline table, from its record
     assert (tmp_path / "docs" / "img" / "ladder_Block2p.png").stat().st_size > 10_000
     saved = json.loads((tmp_path / "docs" / "ladder" / "Block2p.json").read_text())
     assert [a["label"] for a in saved["agents"]] == [AgentSpec.parse(s).label for s in task.baselines()]
