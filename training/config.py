@@ -158,9 +158,10 @@ class Config:
     """run name; the run lives in ``run_dir/name``"""
     run_dir: str = _field("runs")
     """parent folder of runs (checkpoints, TensorBoard logs, pool, learning curve)"""
-    seed: int = _field(1, ge=0)
+    seed: int = _field(1, ge=0, le=2**64 - 1)
     """seeds the network, every rollout and every deal: same seed, same run; below ``2**63`` (the seeds
-    from there up are the benchmark tasks' evaluation deals, ``domino_env.benchmarks.EVALUATION_SEEDS``)"""
+    from there up are the benchmark tasks' evaluation deals, ``domino_env.benchmarks.EVALUATION_SEEDS``;
+    past ``2**64 - 1`` torch refuses them)"""
     device: str = _field("auto", choices=("auto", "cpu", "cuda"))
     """where the network runs; ``auto`` picks cuda when present"""
     total_steps: int = _field(1_000_000, ge=1)
