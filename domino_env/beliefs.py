@@ -8,10 +8,11 @@ Line games (RULES.md 2)
   - A **pass** on ends ``a, b`` proves the hand then held no ``a`` and no ``b``.
   - A **draw** under ``draw_policy="when_stuck"`` proves the same of the hand before the draw; under
     ``"any"`` it proves nothing.  Because drawn tiles join the hand later, each constraint binds only
-    the tiles already held at that moment.  The sampler therefore also assigns every seat's tiles to
-    the moments they were dealt or drawn (an earliest-deadline matching) and rejects a deal when no
-    such history exists.  Under ``"any"`` a seat passes only once the drawable stock is empty, so
-    every pass binds the whole current hand and no deal is ever rejected.
+    the tiles already held at that moment: a tile it holds that breaks such a constraint came with
+    a later draw, one tile per draw.  The allocation therefore counts only hands that some history
+    explains (when each tile was dealt or drawn: an earliest-deadline matching, run on how many held
+    tiles need each draw), then takes such a history.  Under ``"any"`` a seat passes only once the
+    drawable stock is empty, so every pass binds the whole current hand.
   - Round 0 with ``first_leader="highest_double"`` in **Block**: the leader was dealt the
     top-ranked tile (highest double, else heaviest) of all hands dealt.
 Texas 42 (RULES.md 3)
@@ -28,15 +29,17 @@ Texas 42 (RULES.md 3)
   - Bids otherwise constrain nothing, and the Nello partner's face-down hand is just a hidden hand.
 
 **Distribution.** Tiles are allocated by exact counting (a dynamic programme over tiles and the
-room left in each hand), so the allocation of the *current* hidden tiles is uniform over those
-satisfying the per-tile constraints and the doubles count; the history and first-leader checks
-are applied by rejection, which keeps it uniform.  The stock order is a uniform shuffle.  This is
-uniform over consistent deals in Block, in Texas 42 and in Draw with ``draw_policy="any"``: there a
-round-start deal is fixed by the current allocation up to choices whose number does not depend on
-it.  Known bias, Draw with ``draw_policy="when_stuck"``: allocations are uniform among those with at
-least one consistent history, not weighted by the number of such histories (which tiles were drawn
-when).  Also not used in Draw: the first leader's highest double (the tiles it was dealt, as opposed
-to drawn, are not public), so deals where another seat was dealt a higher double are not excluded.
+room left in each hand, and in Draw how many held tiles each seat must have drawn at each of its
+draws), so the allocation of the *current* hidden tiles is uniform over those satisfying the
+per-tile constraints, the doubles count and, in Draw, having a history; it never fails on a view
+from real play.  The first-leader check of Block is applied by rejection, which keeps it uniform.
+The stock order is a uniform shuffle.  This is uniform over consistent deals in Block, in Texas 42
+and in Draw with ``draw_policy="any"``: there a round-start deal is fixed by the current allocation
+up to choices whose number does not depend on it.  Known bias, Draw with ``draw_policy="when_stuck"``:
+allocations are uniform among those with at least one consistent history, not weighted by the
+number of such histories (which tiles were drawn when).  Also not used in Draw: the first leader's
+highest double (the tiles it was dealt, as opposed to drawn, are not public), so deals where
+another seat was dealt a higher double are not excluded.
 The sampler assumes the deal was random; a round set up by ``reset(options={"deal": ...})`` with
 its own leader may not satisfy the first-leader rule.
 
@@ -58,7 +61,7 @@ from domino_env.rules.line import LineGame, LineView, highest_double_holder
 from domino_env.rules.texas42 import Texas42Game, Texas42View
 from domino_env.tiles import iter_bits
 
-MAX_TRIES = 10_000  # rejection rounds before giving up: real views are accepted within a few
+MAX_TRIES = 10_000  # Block's first-leader rejection rounds before giving up: real views pass within a few
 
 Deal = dict[str, Any]
 
