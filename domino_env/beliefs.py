@@ -8,10 +8,11 @@ Line games (RULES.md 2)
   - A **pass** on ends ``a, b`` proves the hand then held no ``a`` and no ``b``.
   - A **draw** under ``draw_policy="when_stuck"`` proves the same of the hand before the draw; under
     ``"any"`` it proves nothing.  Because drawn tiles join the hand later, each constraint binds only
-    the tiles already held at that moment.  The sampler therefore also assigns every seat's tiles to
-    the moments they were dealt or drawn (an earliest-deadline matching) and rejects a deal when no
-    such history exists.  Under ``"any"`` a seat passes only once the drawable stock is empty, so
-    every pass binds the whole current hand and no deal is ever rejected.
+    the tiles already held at that moment: a tile it holds that breaks such a constraint came with
+    a later draw, one tile per draw.  The allocation therefore counts only hands that some history
+    explains (when each tile was dealt or drawn: an earliest-deadline matching, run on how many held
+    tiles need each draw), then takes such a history.  Under ``"any"`` a seat passes only once the
+    drawable stock is empty, so every pass binds the whole current hand.
   - Round 0 with ``first_leader="highest_double"`` in **Block**: the leader was dealt the
     top-ranked tile (highest double, else heaviest) of all hands dealt.
 Texas 42 (RULES.md 3)
@@ -28,15 +29,17 @@ Texas 42 (RULES.md 3)
   - Bids otherwise constrain nothing, and the Nello partner's face-down hand is just a hidden hand.
 
 **Distribution.** Tiles are allocated by exact counting (a dynamic programme over tiles and the
-room left in each hand), so the allocation of the *current* hidden tiles is uniform over those
-satisfying the per-tile constraints and the doubles count; the history and first-leader checks
-are applied by rejection, which keeps it uniform.  The stock order is a uniform shuffle.  This is
-uniform over consistent deals in Block, in Texas 42 and in Draw with ``draw_policy="any"``: there a
-round-start deal is fixed by the current allocation up to choices whose number does not depend on
-it.  Known bias, Draw with ``draw_policy="when_stuck"``: allocations are uniform among those with at
-least one consistent history, not weighted by the number of such histories (which tiles were drawn
-when).  Also not used in Draw: the first leader's highest double (the tiles it was dealt, as opposed
-to drawn, are not public), so deals where another seat was dealt a higher double are not excluded.
+room left in each hand, and in Draw how many held tiles each seat must have drawn at each of its
+draws), so the allocation of the *current* hidden tiles is uniform over those satisfying the
+per-tile constraints, the doubles count and, in Draw, having a history; it never fails on a view
+from real play.  The first-leader check of Block is applied by rejection, which keeps it uniform.
+The stock order is a uniform shuffle.  This is uniform over consistent deals in Block, in Texas 42
+and in Draw with ``draw_policy="any"``: there a round-start deal is fixed by the current allocation
+up to choices whose number does not depend on it.  Known bias, Draw with ``draw_policy="when_stuck"``:
+allocations are uniform among those with at least one consistent history, not weighted by the
+number of such histories (which tiles were drawn when).  Also not used in Draw: the first leader's
+highest double (the tiles it was dealt, as opposed to drawn, are not public), so deals where
+another seat was dealt a higher double are not excluded.
 The sampler assumes the deal was random; a round set up by ``reset(options={"deal": ...})`` with
 its own leader may not satisfy the first-leader rule.
 
@@ -46,6 +49,8 @@ engine at the same position; ``determinize(view, rng)`` does both.  Nothing here
 
 from __future__ import annotations
 
+import bisect
+import heapq
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,7 +61,7 @@ from domino_env.rules.line import LineGame, LineView, highest_double_holder
 from domino_env.rules.texas42 import Texas42Game, Texas42View
 from domino_env.tiles import iter_bits
 
-MAX_TRIES = 10_000  # rejection rounds before giving up: real views are accepted within a few
+MAX_TRIES = 10_000  # Block's first-leader rejection rounds before giving up: real views pass within a few
 
 Deal = dict[str, Any]
 
@@ -114,42 +119,58 @@ def uniform_allocation(
     room: Sequence[int],
     rng: np.random.Generator,
     at_least: tuple[int, int, int] | None = None,
+    histories: Sequence[_HistoryTally | None] | None = None,
 ) -> list[int]:
     """Bin of each item, uniform over the assignments where item ``i`` goes to a bin in bit set
-    ``allowed[i]``, bin ``b`` receives exactly ``room[b]`` items and, with ``at_least=(b, items, k)``,
-    bin ``b`` receives at least ``k`` of the items in bit set ``items``.
+    ``allowed[i]``, bin ``b`` receives exactly ``room[b]`` items, with ``at_least=(b, items, k)``
+    bin ``b`` receives at least ``k`` of the items in bit set ``items``, and with ``histories[b]``
+    the items bin ``b`` receives keep ``histories[b].fits`` true (a test monotone in the items).
 
     Counts completions by dynamic programming, then draws item by item with probability proportional
     to the completions each choice leaves. Raises ``ValueError`` when no assignment exists.
     """
     n = len(allowed)
     k_bin, k_items, need = at_least if at_least is not None else (-1, 0, 0)
-    memo: dict[tuple[int, tuple[int, ...], int], int] = {}
+    tallies = list(histories) if histories is not None else [None] * len(room)
+    memo: dict[tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...]], int] = {}
 
-    def step(i: int, left: tuple[int, ...], got: int, b: int) -> tuple[tuple[int, ...], int]:
+    def step(i: int, state: tuple, b: int) -> tuple | None:
+        """The state after item ``i`` goes to bin ``b``, or ``None`` when that leaves no history."""
+        left, got, counts = state
+        tally = tallies[b]
+        if tally is not None and tally.levels[i]:
+            added = tally.add(counts[b], tally.levels[i])
+            if added is None:
+                return None
+            counts = counts[:b] + (added,) + counts[b + 1:]
         after = left[:b] + (left[b] - 1,) + left[b + 1:]
-        return after, min(need, got + (b == k_bin and k_items >> i & 1))
+        return after, min(need, got + (b == k_bin and k_items >> i & 1)), counts
 
-    def ways(i: int, left: tuple[int, ...], got: int) -> int:
+    def options(i: int, state: tuple) -> list[tuple[int, tuple]]:
+        choices = ((b, step(i, state, b)) for b in iter_bits(allowed[i]) if state[0][b])
+        return [(b, after) for b, after in choices if after is not None]
+
+    def ways(i: int, state: tuple) -> int:
         if i == n:
-            return int(got >= need)
-        key = (i, left, got)
+            return int(state[1] >= need)
+        key = (i, *state)
         if key not in memo:
-            memo[key] = sum(ways(i + 1, *step(i, left, got, b)) for b in iter_bits(allowed[i]) if left[b])
+            memo[key] = sum(ways(i + 1, after) for _b, after in options(i, state))
         return memo[key]
 
-    left, got = tuple(room), 0
-    if sum(left) != n or ways(0, left, got) == 0:
+    start = tuple(t.start if t is not None else () for t in tallies)
+    state: tuple = (tuple(room), 0, start)
+    if sum(room) != n or ways(0, state) == 0:
         raise ValueError("no deal satisfies the constraints of this view")
     bins = []
     for i in range(n):
-        choices = [(b, *step(i, left, got, b)) for b in iter_bits(allowed[i]) if left[b]]
-        weights = [ways(i + 1, after, g) for _b, after, g in choices]
+        choices = options(i, state)
+        weights = [ways(i + 1, after) for _b, after in choices]
         pick = _below(rng, sum(weights))
-        for (b, after, g), w in zip(choices, weights, strict=True):
+        for (b, after), w in zip(choices, weights, strict=True):
             if pick < w:
                 bins.append(b)
-                left, got = after, g
+                state = after
                 break
             pick -= w
     return bins
@@ -170,6 +191,7 @@ def _below(rng: np.random.Generator, bound: int) -> int:
 def _allocate(
     hidden: int, hands: list[int], room: list[int], banned: list[int], rng: np.random.Generator,
     at_least: tuple[int, int, int] | None = None, leftover_banned: int = 0,
+    tallies: Sequence[_HistoryTally | None] | None = None,
 ) -> list[int]:
     """Add the tiles of ``hidden`` to ``hands`` (bins ``0..n-1``, seat ``s`` taking ``room[s]``) and
     return the leftover bin's tiles as a list in random order; tile ``t`` never goes to a seat whose
@@ -185,7 +207,8 @@ def _allocate(
     if at_least is not None:  # re-index the tile set over the hidden tiles
         seat, mask, k = at_least
         at_least = (seat, sum(1 << i for i, t in enumerate(tiles) if mask >> t & 1), k)
-    bins = uniform_allocation(allowed, [*room, len(tiles) - sum(room)], rng, at_least)
+    histories = None if tallies is None else [*tallies, None]  # the leftover bin keeps no history
+    bins = uniform_allocation(allowed, [*room, len(tiles) - sum(room)], rng, at_least, histories)
     leftover = []
     for t, b in zip(tiles, bins, strict=True):
         if b == rest:
@@ -196,6 +219,29 @@ def _allocate(
 
 
 # ----- line games --------------------------------------------------------------------------------
+NEVER = 1 << 62  # the deadline of a tile still held
+
+
+def _earliest_deadline_matching(jobs: Sequence[tuple[int, int]], slots: Sequence[int]) -> list[int] | None:
+    """Match every job ``(release, deadline)`` to its own slot time ``s`` (``slots`` ascending) with
+    ``release <= s < deadline``: the job index each filled slot takes, in slot order, or ``None`` when
+    no matching exists. Each slot takes the released job of earliest deadline, which finds a matching
+    whenever one exists; slots may stay free."""
+    pending = sorted(range(len(jobs)), key=lambda j: jobs[j][0])
+    ready: list[tuple[int, int]] = []  # (deadline, job) heap
+    taken = []
+    for when in slots:
+        while pending and jobs[pending[0]][0] <= when:
+            j = pending.pop(0)
+            heapq.heappush(ready, (jobs[j][1], j))
+        if ready:
+            deadline, j = heapq.heappop(ready)
+            if deadline <= when:
+                return None
+            taken.append(j)
+    return taken if len(taken) == len(jobs) else None
+
+
 class _SeatHistory:
     """One seat's round so far: when it drew, what each pass or stuck draw proves, when it played."""
 
@@ -213,35 +259,63 @@ class _SeatHistory:
                 banned |= tiles
         return banned
 
-    def dealt_and_drawn(self, hand: int, initial: int) -> tuple[list[int], list[int]] | None:
-        """Its round-start hand and the tile of each draw, or ``None`` if no history fits ``hand``.
+    def release(self, tile: int, deadline: int = NEVER) -> int:
+        """The last constraint ``tile`` breaks while it could be held (before ``deadline``, its play):
+        a constraint binds the tiles that arrived before it, so the tile arrives there or later (a
+        draw there brings it after the check); -1 when it could have been dealt."""
+        return max((i for i, banned in self.constraints if i < deadline and banned >> tile & 1), default=-1)
 
-        A constraint at history index ``i`` binds the tiles that arrived before ``i`` (dealt: -1) and
-        are still held, so a tile arrives no earlier than its last blocking constraint (a draw there
-        brings the tile after the check) and, if played, before its play. Slots are filled in
-        time order with the released tile of earliest deadline, which finds a matching when one exists.
-        """
-        never = 1 << 62
-        tiles = [(t, never) for t in iter_bits(hand)] + list(self.plays.items())
-        release = {  # the last constraint it fits while it could be held: it arrives there or later
-            t: max((i for i, banned in self.constraints if i < deadline and banned >> t & 1), default=-1)
-            for t, deadline in tiles
-        }
-        slots = [-1] * initial + self.draws
-        pending = sorted(tiles, key=lambda item: release[item[0]])
-        ready: list[tuple[int, int]] = []
-        filled = []
-        for when in slots:
-            while pending and release[pending[0][0]] <= when:
-                ready.append(pending.pop(0))
-            if not ready:
-                return None
-            ready.sort(key=lambda item: item[1])
-            t, deadline = ready.pop(0)
-            if deadline <= when:
-                return None
-            filled.append(t)
+    def level(self, tile: int) -> int:
+        """0 when a held ``tile`` could have been dealt, else ``j``: it came with the ``j``-th draw or a
+        later one (``banned_now`` tiles excluded)."""
+        release = self.release(tile)
+        return 0 if release < 0 else bisect.bisect_left(self.draws, release) + 1
+
+    def slots(self, initial: int) -> list[int]:
+        """When its tiles arrived: ``initial`` at the deal (-1), then one at each draw."""
+        return [-1] * initial + self.draws
+
+    def fits(self, initial: int, levels: Sequence[int]) -> bool:
+        """Whether some history brings its played tiles and held tiles of ``levels`` (how many at each
+        level 1, 2, ...) in time; held tiles of level 0 fill the slots left, as any slot suits them."""
+        jobs = [(self.release(t, play), play) for t, play in self.plays.items()]
+        jobs += [(self.draws[level], NEVER) for level, count in enumerate(levels) for _ in range(count)]
+        return _earliest_deadline_matching(jobs, self.slots(initial)) is not None
+
+    def dealt_and_drawn(self, hand: int, initial: int) -> tuple[list[int], list[int]] | None:
+        """Its round-start hand and the tile of each draw, or ``None`` if no history fits ``hand``."""
+        tiles = [(t, NEVER) for t in iter_bits(hand)] + list(self.plays.items())
+        jobs = [(self.release(t, deadline), deadline) for t, deadline in tiles]
+        taken = _earliest_deadline_matching(jobs, self.slots(initial))
+        if taken is None or len(taken) != initial + len(self.draws):
+            return None
+        filled = [tiles[j][0] for j in taken]
         return filled[:initial], filled[initial:]
+
+
+class _HistoryTally:
+    """Keeps an allocation to the hands some dealing-and-drawing history explains (``uniform_allocation``).
+
+    A held tile of level ``j`` came with draw ``j`` or later; the state is how many held tiles the
+    seat has at each level 1..draws, and a tile is refused when no history brings them all in time.
+    """
+
+    def __init__(self, history: _SeatHistory, initial: int, items: Sequence[int], known: int) -> None:
+        self.history, self.initial = history, initial
+        self.levels = [history.level(t) for t in items]
+        counts = [0] * len(history.draws)
+        for t in iter_bits(known):
+            if level := history.level(t):
+                counts[level - 1] += 1
+        self.start = tuple(counts)
+        self._fits: dict[tuple[int, ...], bool] = {}
+
+    def add(self, counts: tuple[int, ...], level: int) -> tuple[int, ...] | None:
+        """``counts`` with one more held tile of ``level``, or ``None`` when no history fits them."""
+        after = counts[:level - 1] + (counts[level - 1] + 1,) + counts[level:]
+        if after not in self._fits:
+            self._fits[after] = self.history.fits(self.initial, after)
+        return after if self._fits[after] else None
 
 
 def _line_histories(view: LineView) -> list[_SeatHistory]:
@@ -269,25 +343,25 @@ def _sample_line(view: LineView, rng: np.random.Generator) -> Deal:
     hidden = ts.full_mask & ~on_line & ~sum(known)
     room = [view.hand_sizes[s] - known[s].bit_count() for s in range(n)]
     banned = [h.banned_now() for h in histories]
+    initial = [view.hand_sizes[s] + len(h.plays) - len(h.draws) for s, h in enumerate(histories)]
+    items = list(iter_bits(hidden))
+    tallies = [
+        _HistoryTally(h, initial[s], items, known[s]) if h.draws else None for s, h in enumerate(histories)
+    ]
     check_leader = view.round_index == 0 and cfg.first_leader == "highest_double" and cfg.variant == "block"
     for _ in range(MAX_TRIES):
         hands = list(known)
-        rest = _allocate(hidden, hands, room, banned, rng)
-        starts = []
-        for seat, history in enumerate(histories):
-            initial = view.hand_sizes[seat] + len(history.plays) - len(history.draws)
-            start = history.dealt_and_drawn(hands[seat], initial)
-            if start is None:
-                break
-            starts.append(start)
-        else:
-            if check_leader and view.leader != highest_double_holder(
-                ts, [hands[s] | _played(view, s) for s in range(n)]
-            ):
-                continue
-            stock = _draw_order(view, [drawn for _dealt, drawn in starts]) + rest
-            return {"hands": [dealt for dealt, _drawn in starts],
-                    "stock": stock if cfg.variant == "draw" else [], "leader": view.leader}
+        rest = _allocate(hidden, hands, room, banned, rng, tallies=tallies)
+        if check_leader and view.leader != highest_double_holder(
+            ts, [hands[s] | _played(view, s) for s in range(n)]
+        ):
+            continue
+        starts = [h.dealt_and_drawn(hands[s], initial[s]) for s, h in enumerate(histories)]
+        if None in starts:
+            raise RuntimeError("internal error: an allocation the tallies accepted has no history")
+        stock = _draw_order(view, [drawn for _dealt, drawn in starts]) + rest
+        return {"hands": [dealt for dealt, _drawn in starts],
+                "stock": stock if cfg.variant == "draw" else [], "leader": view.leader}
     raise RuntimeError(f"no consistent deal found in {MAX_TRIES} tries")
 
 

@@ -223,3 +223,43 @@ def test_texas42_frequencies_match_enumeration() -> None:
     )
     for view, support in positions:
         assert_uniform(view, support, rng)
+
+
+def draw_consistent(view: LineView, hands_now: list[int]) -> bool:
+    """Draw: some dealing and order of draws (brute force over the tile each draw brought, from the
+    drawing seat's tiles) replays to ``view`` and leaves ``hands_now``."""
+    ts, draw_action = view.config.tiles, 2 * view.config.tiles.num_tiles
+    owned = [h | sum(1 << t for t, s, _ in view.line if s == seat) for seat, h in enumerate(hands_now)]
+    drawers = [seat for seat, action, _l, _r in view.history if action == draw_action]
+    leftover = [t for t in iter_bits(ts.full_mask & ~sum(owned))]
+    for drawn in itertools.product(*(list(iter_bits(owned[s])) for s in drawers)):
+        if len(set(drawn)) < len(drawn):
+            continue
+        dealt = [h & ~sum(1 << t for t in drawn) for h in owned]
+        hands = [list(iter_bits(h)) for h in dealt]
+        deal = {"hands": hands, "stock": [*drawn, *leftover], "leader": view.leader}
+        try:
+            game = rebuild(view, deal, np.random.default_rng(0))
+        except (IllegalActionError, ValueError):
+            continue
+        if game.view(view.seat) == view and game.hands == hands_now:
+            return True
+    return False
+
+
+def test_line_draw_when_stuck_frequencies_match_enumeration() -> None:
+    """Draw ``when_stuck``: uniform over the current hands that some history of draws explains."""
+    config = LineConfig(
+        variant="draw", num_players=2, preset="boardpan", first_leader="random", max_pips=3, hand_size=3,
+        target_score=None,
+    )
+    rng = np.random.default_rng(8)
+
+    def other_drew(view: LineView) -> bool:
+        return any(s != view.seat and a == 2 * config.tiles.num_tiles for s, a, *_ in view.history)
+
+    positions = small_positions(
+        lambda: LineGame(config, rng), draw_consistent, rng, 3, 8, interesting=other_drew
+    )
+    for view, support in positions:
+        assert_uniform(view, support, rng)
