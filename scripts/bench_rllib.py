@@ -3,7 +3,7 @@
     nice -n 10 python scripts/bench_rllib.py --minutes 30 --eval-deals 500 --out runs/bench_rllib
 
 Runs, one after another, each for ``--minutes`` of training: ``scripts/train_rllib.py`` with
-``configs/rllib_block_2p.yaml`` and 1, then 2 remote env runners (``--runners``), and the project's
+``configs/rllib/block_2p.yaml`` and 1, then 2 remote env runners (``--runners``), and the project's
 trainer (``scripts/train.py`` with ``configs/block_2p.yaml``). Reports env steps (decisions of all
 seats) per second of training, and, with ``--eval-deals``, the strength of each final policy against
 ``greedy`` on the same duplicate deals (``domino_env.evaluation``: win rate and margin, 95%
@@ -44,7 +44,7 @@ def bench_rllib(runners: int, minutes: float, out: Path) -> dict[str, Any]:
     from training.rllib.selfplay import train
 
     config = load_config(
-        ROOT / "configs" / "rllib_block_2p.yaml",
+        ROOT / "configs" / "rllib" / "block_2p.yaml",
         [
             f"name=rllib_{runners}_runners",
             f"run_dir={out}",

@@ -1,6 +1,6 @@
 """Train a policy by masked self-play on Ray RLlib (needs the ``rllib`` extra).
 
-    scripts/train_rllib.py --config configs/rllib_block_2p.yaml [--set FIELD=VALUE ...]
+    scripts/train_rllib.py --config configs/rllib/block_2p.yaml [--set FIELD=VALUE ...]
                            [--address auto] [--num-env-runners N]
 
 Overrides use dotted field names and YAML values as in ``scripts/train.py``

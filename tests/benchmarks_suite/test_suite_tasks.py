@@ -50,8 +50,7 @@ def test_training_never_uses_the_evaluation_seeds() -> None:
     from training.config import ConfigError, load_config
 
     for path in sorted(CONFIGS.glob("*.yaml")):
-        if not path.name.startswith("rllib_"):  # RLlib's own configs: tests/training/test_rllib_config.py
-            assert load_config(path).seed < EVALUATION_SEEDS.start, path
+        assert load_config(path).seed < EVALUATION_SEEDS.start, path
     with pytest.raises(ConfigError, match="reserved for benchmark evaluation"):
         load_config(CONFIGS / "smoke.yaml", [f"seed={get_task('Block2p').seed}"])
     with pytest.raises(ConfigError, match="reserved for benchmark evaluation"):

@@ -4,8 +4,7 @@ import pytest
 
 from training.config import Config, ConfigError, from_dict, load_config
 
-CONFIGS = sorted(p for p in (Path(__file__).resolve().parents[2] / "configs").glob("*.yaml")
-                 if not p.name.startswith("rllib_"))  # RLlib runs: tests/training/test_rllib_config.py
+CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))  # RLlib's: configs/rllib
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)

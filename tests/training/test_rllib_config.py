@@ -16,7 +16,7 @@ from training.config import ConfigError
 from training.rllib.config import RLlibConfig, load_config, rules_options
 
 ROOT = Path(__file__).resolve().parents[2]
-RLLIB_CONFIGS = sorted((ROOT / "configs").glob("rllib_*.yaml"))
+RLLIB_CONFIGS = sorted((ROOT / "configs" / "rllib").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", RLLIB_CONFIGS, ids=lambda p: p.name)
@@ -26,7 +26,7 @@ def test_every_shipped_rllib_config_is_valid(path: Path) -> None:
 
 def test_overrides_reach_the_game_options_and_rules_leave_out_adapter_options() -> None:
     config = load_config(
-        ROOT / "configs" / "rllib_block_2p.yaml",
+        ROOT / "configs" / "rllib" / "block_2p.yaml",
         [
             "game.options.variant=draw",
             "game.options.observation_encoder=compact",
@@ -56,7 +56,7 @@ def test_overrides_reach_the_game_options_and_rules_leave_out_adapter_options() 
 )
 def test_bad_configs_are_refused_naming_the_field(overrides: list[str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        load_config(ROOT / "configs" / "rllib_block_2p.yaml", overrides)
+        load_config(ROOT / "configs" / "rllib" / "block_2p.yaml", overrides)
 
 
 def test_the_training_script_stops_on_a_bad_option_before_ray_starts() -> None:
@@ -65,7 +65,7 @@ def test_the_training_script_stops_on_a_bad_option_before_ray_starts() -> None:
             sys.executable,
             str(ROOT / "scripts" / "train_rllib.py"),
             "--config",
-            str(ROOT / "configs" / "rllib_block_2p.yaml"),
+            str(ROOT / "configs" / "rllib" / "block_2p.yaml"),
             "--set",
             "game.options.varient=draw",
         ],

@@ -19,7 +19,7 @@ from ray.cluster_utils import Cluster  # noqa: E402
 from training.rllib.config import load_config  # noqa: E402
 from training.rllib.selfplay import evaluate_checkpoint, train  # noqa: E402
 
-CONFIG = Path(__file__).resolve().parents[3] / "configs" / "rllib_block_2p.yaml"
+CONFIG = Path(__file__).resolve().parents[3] / "configs" / "rllib" / "block_2p.yaml"
 LOCALHOST = "127.0.0.1"
 OBJECT_STORE = 80 * 1024 * 1024
 SHORT_RUN = [
