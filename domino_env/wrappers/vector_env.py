@@ -24,8 +24,12 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
+
+try:  # gymnasium >= 1.1 names autoreset modes; 1.0 has none, and its vector wrappers assume next-step
+    from gymnasium.vector import AutoresetMode
+except ImportError:
+    AutoresetMode = None
 
 from domino_env.bots.batched import BatchedPolicy, make_batched_bot
 from domino_env.encoders.base import get_encoder
@@ -53,7 +57,7 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv):
     ``action_masks()`` gives the ``(num_envs, A)`` legal actions (also ``info["action_mask"]``).
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP} if AutoresetMode else {}
 
     def __init__(
         self,
@@ -65,6 +69,9 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv):
         opponents: BatchedOpponent | Mapping[int, BatchedOpponent] = "random",
         **options: Any,
     ):
+        if AutoresetMode is None:
+            raise ImportError(f"DominoVectorEnv needs gymnasium >= 1.1 (same-step autoreset, "
+                              f"gymnasium.vector.AutoresetMode); installed: {gymnasium.__version__}")
         record = get_game(game)
         config = record.config(**options)
         engine_class = record.vector_class(config)

@@ -20,6 +20,8 @@ def test_snippet_runs(code):
     for library in ("torchrl", "sb3_contrib"):
         if library in code:
             pytest.importorskip(library)
+    if "DominoVectorEnv" in code and not hasattr(pytest.importorskip("gymnasium.vector"), "AutoresetMode"):
+        pytest.skip("DominoVectorEnv needs gymnasium >= 1.1 (the lowest declared gymnasium is 1.0)")
     torch = pytest.importorskip("torch")
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # see the doc: two threads on a loaded two-core machine crawl

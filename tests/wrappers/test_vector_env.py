@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import VectorEnv
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 from domino_env.bots import make_bot
@@ -19,7 +19,10 @@ from domino_env.encoders.line_compact import encode_compact
 from domino_env.envs.dominoes_v0 import raw_env
 from domino_env.vector import VectorLineGame, VectorTexas42Game, sample_legal
 from domino_env.vector.batch import step_games
-from domino_env.wrappers.vector_env import DominoVectorEnv
+from domino_env.wrappers.vector_env import AutoresetMode, DominoVectorEnv
+
+# the lowest declared gymnasium (1.0) has no autoreset modes: DominoVectorEnv needs 1.1 and says so
+pytestmark = pytest.mark.skipif(AutoresetMode is None, reason="DominoVectorEnv needs gymnasium >= 1.1")
 
 CONFIGS = {
     "block 2p": dict(game="dominoes", variant="block", num_players=2),
