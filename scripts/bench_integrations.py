@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench.py's loops
 
 Steps = Callable[[], int]  # plays a while, returns the steps it took
 
@@ -36,26 +37,12 @@ def rate(play: Steps, seconds: float) -> float:
 
 
 def pettingzoo_loop() -> Steps:
+    """PettingZoo's documented loop on ``env()``: the same loop as ``bench.py``'s documented row."""
+    from bench import documented_games
+
     from domino_env import dominoes_v0
 
-    env, rng = dominoes_v0.env(), np.random.default_rng(0)
-    env.reset(seed=0)
-
-    def play() -> int:
-        env.reset()
-        steps = 0
-        for _agent in env.agent_iter():
-            observation, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                action = None
-            else:
-                legal = np.flatnonzero(observation["action_mask"])
-                action = legal[rng.integers(len(legal))]
-                steps += 1
-            env.step(action)
-        return steps
-
-    return play
+    return documented_games(dominoes_v0.env, np.random.default_rng(0))
 
 
 def gymnasium_env() -> Steps:
