@@ -264,14 +264,29 @@ def _build(cls: type, data: Any, prefix: str) -> Any:
     return cls(**kwargs)
 
 
+def check_hidden_sizes(sizes: Any) -> None:
+    """``network.hidden_sizes`` must be a non-empty list of positive ints (this trainer's and RLlib's)."""
+    if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
+        raise ConfigError(f"network.hidden_sizes: expected a non-empty list of positive ints, got {sizes!r}")
+
+
+def check_harness_opponents(game: str, specs: Any) -> None:
+    """Every ``harness_opponents`` entry must name a bot of ``game`` (this trainer's and RLlib's)."""
+    from domino_env.bots import available_bots
+    from domino_env.evaluation import AgentSpec
+
+    bots = available_bots(game)
+    for spec in specs:
+        if not isinstance(spec, str) or AgentSpec.parse(spec).bot not in bots:
+            raise ConfigError(f"harness_opponents: unknown bot {spec!r} for {game}; known: {bots}")
+
+
 def _validate(config: Config, rules: Any) -> None:
     """Checks across fields and inside list values; ``rules`` is the game's rules config."""
     if config.seed >= EVALUATION_SEEDS.start:
         raise ConfigError(f"seed: {config.seed} is reserved for benchmark evaluation (seeds from "
                           f"{EVALUATION_SEEDS.start} up, domino_env.benchmarks); use a smaller seed")
-    sizes = config.network.hidden_sizes
-    if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
-        raise ConfigError(f"network.hidden_sizes: expected a non-empty list of positive ints, got {sizes!r}")
+    check_hidden_sizes(config.network.hidden_sizes)
     known = scripted_opponents(config.game.name)
     for name in config.pool.scripted:
         if name not in known:
@@ -283,15 +298,7 @@ def _validate(config: Config, rules: Any) -> None:
         raise ConfigError(
             f"imitation.teacher: unknown teacher {teacher!r} for {config.game.name}; known: {list(known)}"
         )
-    from domino_env.bots import available_bots
-    from domino_env.evaluation import AgentSpec
-
-    bots = available_bots(config.game.name)
-    for spec in config.harness_opponents:
-        if not isinstance(spec, str) or AgentSpec.parse(spec).bot not in bots:
-            raise ConfigError(
-                f"harness_opponents: unknown bot {spec!r} for {config.game.name}; known: {bots}"
-            )
+    check_harness_opponents(config.game.name, config.harness_opponents)
     refusal = config.game.record.trainable(rules)
     if refusal:
         raise ConfigError(f"game.options: {refusal}")

@@ -19,7 +19,15 @@ from typing import Any
 import yaml
 
 from domino_env.games import available_games, get_game
-from training.config import RUN_NAME, ConfigError, _build, _field, apply_override
+from training.config import (
+    RUN_NAME,
+    ConfigError,
+    _build,
+    _field,
+    apply_override,
+    check_harness_opponents,
+    check_hidden_sizes,
+)
 
 
 @dataclass
@@ -134,23 +142,13 @@ def _validate(config: RLlibConfig) -> None:
     if not RUN_NAME.fullmatch(config.name):
         raise ConfigError(f"name: {config.name!r} is not a plain run name (letters, digits, '-', '_', '.')")
     _check_game_options(config)
-    sizes = config.network.hidden_sizes
-    if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
-        raise ConfigError(f"network.hidden_sizes: expected a non-empty list of positive ints, got {sizes!r}")
+    check_hidden_sizes(config.network.hidden_sizes)
     if config.ppo.minibatch_size > config.ppo.train_batch_size:
         raise ConfigError(
             f"ppo.minibatch_size ({config.ppo.minibatch_size}) must be <= ppo.train_batch_size "
             f"({config.ppo.train_batch_size})"
         )
-    from domino_env.bots import available_bots
-    from domino_env.evaluation import AgentSpec
-
-    bots = available_bots(config.game.name)
-    for spec in config.harness_opponents:
-        if not isinstance(spec, str) or AgentSpec.parse(spec).bot not in bots:
-            raise ConfigError(
-                f"harness_opponents: unknown bot {spec!r} for {config.game.name}; known: {bots}"
-            )
+    check_harness_opponents(config.game.name, config.harness_opponents)
 
 
 def from_dict(data: dict[str, Any]) -> RLlibConfig:
