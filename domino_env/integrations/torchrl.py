@@ -101,10 +101,22 @@ class DominoTorchRLEnv(EnvBase):
             raise RuntimeError("step() before reset(): call reset() first to deal the games")
         # The engine refuses anything but legal integer actions of shape (B,), leaving the games as they were.
         batch = self._batch = self.engine.step(tensordict.get("action").detach().cpu().numpy())
-        out = self._observe(batch)
         done = torch.from_numpy(batch.done).unsqueeze(-1)
-        out.update({"reward": torch.from_numpy(batch.rewards), "done": done, "terminated": done.clone()})
-        return out
+        return self._observe(
+            batch, reward=torch.from_numpy(batch.rewards), done=done, terminated=done.clone()
+        )
+
+    def maybe_reset(self, tensordict: TensorDictBase) -> TensorDictBase:
+        """The partial reset after a step (``step_and_maybe_reset``: non-stopping rollouts and
+        collectors): games that ended were dealt again inside the step, so the observation the step
+        returned is already the new episode's, and only the done flags go back to False. TorchRL's
+        own partial reset gives the same tensordict through ``_reset`` and a ``where`` over every
+        key, a tenth of a rollout's time; ``reset`` with ``"_reset"`` still takes that path."""
+        done = tensordict.get("done", None)
+        if done is not None and done.any():
+            tensordict.set("done", torch.zeros_like(done))
+            tensordict.set("terminated", torch.zeros_like(done))
+        return tensordict
 
     def _set_seed(self, seed: int | None) -> None:
         """Rebuild the games from ``seed`` (every deal comes from the engine's generator)."""
@@ -112,14 +124,17 @@ class DominoTorchRLEnv(EnvBase):
         self._batch = None
 
     # ----- helpers ---------------------------------------------------------------------------------
-    def _observe(self, batch: Batch) -> TensorDictBase:
+    def _observe(self, batch: Batch, **step_fields: torch.Tensor) -> TensorDictBase:
+        """The acting seats' view of ``batch``, with ``step_fields`` (reward, done) added; built in
+        one go on the env's device, since TorchRL copies a device-less tensordict when it nests it."""
         mask = torch.from_numpy(batch.mask)
         self.action_spec.update_mask(mask)
         fields = {
             "observation": torch.from_numpy(batch.obs),
             "action_mask": mask,
             "seat": torch.from_numpy(batch.seat),
+            **step_fields,
         }
         if self.with_state:
             fields["state"] = torch.from_numpy(hidden_hands(self.engine, batch.seat, self.num_tiles))
-        return TensorDict(fields, batch_size=self.batch_size)
+        return TensorDict(fields, batch_size=self.batch_size, device=self.device)

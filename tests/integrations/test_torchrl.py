@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("torchrl")
 import torch  # noqa: E402
 from tensordict import TensorDict  # noqa: E402
-from torchrl.envs import PettingZooWrapper  # noqa: E402
+from torchrl.envs import EnvBase, PettingZooWrapper  # noqa: E402
 from torchrl.envs.utils import check_env_specs  # noqa: E402
 
 from domino_env.dominoes_v0 import env as dominoes_env  # noqa: E402
@@ -68,6 +68,30 @@ def test_rollout_equals_the_engine_step_by_step():
         np.testing.assert_array_equal(step["next", "reward"].numpy(), batch.rewards)
         np.testing.assert_array_equal(step["next", "done"].squeeze(-1).numpy(), batch.done)
     assert data["next", "done"].sum() > 5
+
+
+@pytest.mark.parametrize(
+    "game, options",
+    [("dominoes", dict(variant="draw", num_players=3)), ("texas42", dict(state=True))],
+    ids=["draw 3p", "texas42, state"],
+)
+def test_partial_reset_after_done_steps_is_torchrls_own(game, options):
+    """The env's ``maybe_reset`` (what non-stopping rollouts and collectors call after each step)
+    only clears the done flags; TorchRL's general partial reset (``reset`` with ``"_reset"``, through
+    ``_reset`` and a ``where`` over every key) gives the same tensordict, and neither deals again.
+    Only ``"action"`` differs: TorchRL zeroes it in reset games, and the policy overwrites it."""
+    env = DominoTorchRLEnv(game, 32, seed=2, **options)
+    td, compared = env.reset(), 0
+    for _ in range(100):
+        td = env.step_mdp(env.step(env.rand_action(td)))
+        if td["done"].any():
+            fast, general = env.maybe_reset(td.clone()), EnvBase.maybe_reset(env, td.clone())
+            assert not fast["done"].any() and not fast["terminated"].any()
+            assert (fast.exclude("action") == general.exclude("action")).all()
+            assert set(fast.keys()) == set(general.keys())
+            compared += 1
+            td = fast
+    assert compared > 3
 
 
 def test_state_is_the_other_hands_and_never_in_the_observation():
