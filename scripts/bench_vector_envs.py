@@ -5,8 +5,9 @@
     .venv/bin/python scripts/bench_vector_envs.py --only strength --minutes 10
 
 ``torchrl``: agent-steps per second through TorchRL's ``env.rollout`` of ``DominoTorchRLEnv`` at
-4,096 Block 2p games (a policy module drawing uniformly random legal moves from ``"action_mask"``)
-beside ``VectorLineGame`` alone stepped with the same draws, interleaved; then TorchRL's
+4,096 Block 2p games (a policy module drawing uniformly random legal moves from ``"action_mask"``),
+as called by default and with ``out=`` a reused tensordict (no fresh 70 MB each rollout), beside
+``VectorLineGame`` alone stepped with the same draws, interleaved; then TorchRL's
 ``PettingZooWrapper`` around one ``dominoes_v0`` game (its rollout's random masked actions) for
 scale. ``sb3``: MaskablePPO's steps per second, updates included, on ``SB3VecEnv`` of
 ``DominoVectorEnv`` beside ``make_vec_env`` of ``SingleAgentEnv`` (flattened compact observation)
@@ -80,16 +81,25 @@ def torchrl(args: argparse.Namespace) -> None:
         env.rollout(length, random_legal, break_when_any_done=False)
         return num_envs * length
 
+    reused = env.rollout(length, random_legal, break_when_any_done=False)
+
+    def into_reused() -> int:
+        env.rollout(length, random_legal, break_when_any_done=False, out=reused)
+        return num_envs * length
+
     def engine_alone() -> int:
         for _ in range(length):
             state["batch"] = engine.step(sample_legal(state["batch"].mask, rng))
         return num_envs * length
 
-    rates = interleaved({"rollout": through_torchrl, "engine": engine_alone}, args.seconds)
+    runs = {"rollout": through_torchrl, "rollout_out": into_reused, "engine": engine_alone}
+    rates = interleaved(runs, args.seconds)
     print(f"[torchrl] {num_envs} Block 2p games, rollouts of {length} steps ({load()})")
-    print(f"  DominoTorchRLEnv.rollout  {rates['rollout']:>12,.0f} agent-steps/s")
-    print(f"  VectorLineGame alone      {rates['engine']:>12,.0f} agent-steps/s")
-    print(f"  rollout / engine          {rates['rollout'] / rates['engine']:.2f}")
+    print(f"  DominoTorchRLEnv.rollout          {rates['rollout']:>12,.0f} agent-steps/s")
+    print(f"  the same with out= (reused)       {rates['rollout_out']:>12,.0f} agent-steps/s")
+    print(f"  VectorLineGame alone              {rates['engine']:>12,.0f} agent-steps/s")
+    print(f"  rollout / engine                  {rates['rollout'] / rates['engine']:.2f}")
+    print(f"  rollout(out=) / engine            {rates['rollout_out'] / rates['engine']:.2f}")
     single = PettingZooWrapper(dominoes_env(**BLOCK_2P), use_mask=True, seed=0)
     start, steps = time.perf_counter(), 0
     while time.perf_counter() - start < min(args.seconds, 5):
