@@ -21,7 +21,8 @@ the batch ``[num_envs]``):
   ``"terminated"`` ``(B, 1)`` bool: the episode ended on this step.
 
 Games reset themselves when they end: the ``"next"`` observation of a done step already belongs to
-the next episode, and the partial reset TorchRL asks for afterwards (``"_reset"``) returns it
+the next episode. The partial reset after it (``maybe_reset``, what non-stopping rollouts and
+collectors call) only clears the done flags, and a ``reset`` with ``"_reset"`` gives the same
 without dealing again; a reset without ``"_reset"`` deals every game anew. Imports ``torch``,
 ``tensordict`` and ``torchrl`` (the ``torchrl`` extra) when imported.
 """
