@@ -112,7 +112,7 @@ class DominoTorchRLEnv(EnvBase):
         collectors): games that ended were dealt again inside the step, so the observation the step
         returned is already the new episode's, and only the done flags go back to False. TorchRL's
         own partial reset gives the same tensordict through ``_reset`` and a ``where`` over every
-        key, a tenth of a rollout's time; ``reset`` with ``"_reset"`` still takes that path."""
+        key, a sixth of a profiled rollout; ``reset`` with ``"_reset"`` still takes that path."""
         done = tensordict.get("done", None)
         if done is not None and done.any():
             tensordict.set("done", torch.zeros_like(done))
