@@ -132,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("runs/bench_rllib"))
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    # Ray starts its workers (the env runners) at nice 15, below the driver and the project's trainer;
+    # the same priority for every run keeps the comparison fair on a shared machine.
+    os.environ.setdefault("RAY_worker_niceness", "0")
     load_before = tuple(round(x, 2) for x in os.getloadavg())
     rows = [bench_rllib(runners, args.minutes, args.out) for runners in args.runners]
     if not args.skip_own:
