@@ -119,6 +119,8 @@ class raw_env(DominoAECEnv):
         self.episode = episode
         self.reward_mode = reward
         self.encoder = get_encoder("dominoes", observation_encoder)
+        # encode_with_mask(game.view(seat)), or the encoder's cheaper way to the same arrays
+        self._observer = self.encoder.observer(self.config.num_actions)
         self._sides = [self.config.side_of(s) for s in range(num_players)]
         self._rounds_reported = 0
         self._round_infos: list[dict] = [{} for _ in range(num_players)]
@@ -155,7 +157,7 @@ class raw_env(DominoAECEnv):
 
     def _observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """The view's ``legal_mask`` is the seat's legal moves when it is to act, else 0."""
-        return self.encoder.encode_with_mask(self.game.view(seat), self.num_actions)
+        return self._observer(self.game, seat)
 
     def _apply(self, action: int) -> np.ndarray | None:
         game = self.game
