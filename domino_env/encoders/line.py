@@ -153,16 +153,15 @@ class DefaultLineEncoder(PlannedEncoder):
             plan.counts[key] = values
         out[plan.counts_at : plan.counts_end] = values
         if any(view.scores):  # the unpacked bits already left the score slots at 0
-            target, scores = plan.target, view.scores[me:] + view.scores[:me]
-            out[plan.scores_at : plan.scores_at + len(scores)] = [min(x / target, 1.0) for x in scores]
+            out[plan.scores_at : plan.scores_at + len(view.scores)] = _scaled_scores(view.scores, me, plan)
         return out
 
 
 class _Row:
     """One seat's observation and the state it encodes, as of the last time it was brought up to date."""
 
-    __slots__ = ("game", "round", "history_length", "values", "hand", "hands", "left", "right", "passes",
-                 "current")
+    __slots__ = ("game", "round_index", "rounds_done", "history_length", "values", "hand", "hands", "left",
+                 "right", "passes", "current")
 
 
 class LineObservations:
@@ -173,10 +172,10 @@ class LineObservations:
     in a round; later observations patch only the entries the moves since then changed, read from the
     round's public history (tiles played by each seat, the open ends at each pass, who drew) and the
     seat's own hand (every hand with ``open_hands``), then the open ends, passes in a row, the seat to
-    act and the counts of the seats that moved. Seat, team, leader and scores change only between
-    rounds, and a new round (or the end of the match) re-encodes from the view. A row remembers the
-    game object, its round, its finished rounds and the length of its history, so another game, or
-    moves applied to the engine directly, are caught. Only what the seat's view holds is read.
+    act and the counts of the seats that moved; the scores when a round ends. Seat, team and leader
+    change only between rounds, and a new round re-encodes from the view. A row remembers the game
+    object, its round, its finished rounds and the length of its history, so another game, or moves
+    applied to the engine directly, are caught. Only what the seat's view holds is read.
     ``observe`` returns fresh arrays (a copy of the row): callers may keep or change them.
     """
 
@@ -188,16 +187,16 @@ class LineObservations:
     def observe(self, game: LineGame, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """The seat's observation and int8 action mask (all zeros unless it is to act)."""
         row = self._rows.get(seat)
-        if row is None or row.game is not game or row.round != (game.round_index, len(game.results)):
+        if row is None or row.game is not game or row.round_index != game.round_index:
             row = self._encode(game, seat)
-        elif row.history_length != len(game.history):
+        elif row.history_length != len(game.history) or row.rounds_done != len(game.results):
             self._patch(row, game, seat)
         legal = game.legal_mask() if seat == game.current_player else 0
         return row.values.copy(), mask_to_array(legal, self.num_actions)
 
     def _encode(self, game: LineGame, seat: int) -> _Row:
         row = self._rows[seat] = _Row()
-        row.game, row.round = game, (game.round_index, len(game.results))
+        row.game, row.round_index, row.rounds_done = game, game.round_index, len(game.results)
         row.values = self.encoder.encode(game.view(seat))
         row.history_length, row.hand = len(game.history), game.hands[seat]
         row.hands = list(game.hands) if game.config.open_hands else None
@@ -221,6 +220,9 @@ class LineObservations:
             else:  # a pass, on the ends it faced
                 values[passed_at + left] = values[passed_at + right] = 1.0
         row.history_length = len(game.history)
+        if row.rounds_done != len(game.results):  # the round (and the match: same round_index) ended
+            values[plan.scores_at : plan.scores_at + game.num_players] = _scaled_scores(game.scores, me, plan)
+            row.rounds_done = len(game.results)
         if drew:
             values[plan.stock_at : plan.stock_at + 3] = [
                 fraction[game.drawable], fraction[len(game.stock)], fraction[game.out_of_play.bit_count()]
@@ -239,10 +241,6 @@ class LineObservations:
                 else:
                     values[plan.empty_at] = flag
             row.left, row.right = game.left, game.right
-        if game.passes != row.passes:
-            values[plan.passes_at + row.passes] = 0.0
-            values[plan.passes_at + game.passes] = 1.0
-            row.passes = game.passes
         current = game.current_player
         if current != row.current:
             if row.current is not None:
@@ -250,6 +248,18 @@ class LineObservations:
             if current is not None:
                 values[entries[current][5]] = 1.0
             row.current = current
+        # After to_act: n passes in a row (a blocked round's end) set the bit after passes_in_row's
+        # last, to_act's first, whatever the seat to act; encode ors it in, so it must win here too.
+        if game.passes != row.passes:
+            values[plan.passes_at + row.passes] = 0.0
+            values[plan.passes_at + game.passes] = 1.0
+            row.passes = game.passes
+
+
+def _scaled_scores(scores: tuple[int, ...] | list[int], me: int, plan: _Plan) -> list[float]:
+    """The scores slot's values: match scores from seat ``me`` on / target, capped at 1."""
+    target = plan.target
+    return [min(x / target, 1.0) for x in scores[me:] + scores[:me]]
 
 
 def _patch_bits(values: np.ndarray, start: int, old: int, new: int) -> None:
