@@ -138,10 +138,20 @@ BYTE_INT8S = tuple(row.astype(np.int8).tobytes() for row in BYTE_FLOATS)
 _join_bytearray = bytearray().join
 
 
+_FEW_LEGAL = 4  # up to this many set bits, zeros plus one store per bit beats building the bytes
+
+
 def mask_to_array(mask: int, num_actions: int) -> np.ndarray:
     """Bit set over action ids -> a fresh, writable int8 vector of length ``num_actions``."""
-    chunks = map(BYTE_INT8S.__getitem__, mask.to_bytes((num_actions + 7) // 8, "little"))
-    return np.frombuffer(_join_bytearray(chunks), dtype=np.int8, count=num_actions)
+    if mask.bit_count() > _FEW_LEGAL:  # every byte's 8 entries from a table, then one numpy call
+        chunks = map(BYTE_INT8S.__getitem__, mask.to_bytes((num_actions + 7) // 8, "little"))
+        return np.frombuffer(_join_bytearray(chunks), np.int8, num_actions)  # positional: cheaper
+    out = np.zeros(num_actions, np.int8)
+    while mask:
+        low = mask & -mask
+        out[low.bit_length() - 1] = 1
+        mask ^= low
+    return out
 
 
 def scaled(counts: np.ndarray | int, scale: int) -> np.ndarray:

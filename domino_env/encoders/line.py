@@ -112,7 +112,10 @@ class DefaultLineEncoder(PlannedEncoder):
 
     def observer(self, num_actions: int) -> Callable[[LineGame, int], tuple[np.ndarray, np.ndarray]]:
         """``LineObservations(self, num_actions).observe``: same output, each seat's observation
-        patched move by move instead of re-encoded from a fresh view."""
+        patched move by move instead of re-encoded from a fresh view. A subclass may encode something
+        else than the layout ``LineObservations`` patches, so it gets the view-encoding observer."""
+        if type(self) is not DefaultLineEncoder:
+            return super().observer(num_actions)
         return LineObservations(self, num_actions).observe
 
     @staticmethod

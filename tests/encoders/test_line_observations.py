@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from domino_env import dominoes_v0
 from domino_env.encoders.base import get_encoder, mask_to_array
+from domino_env.encoders.line import DefaultLineEncoder
 
 OPTIONS = [
     {},  # Block 2p, the benchmark's game
@@ -86,6 +87,26 @@ def test_moves_applied_to_the_engine_and_a_replaced_game_are_caught() -> None:
         else:
             legal = env.game.legal_actions()
             env.game.apply(legal[rng.integers(len(legal))])
+
+
+class HalvedEncoder(DefaultLineEncoder):
+    """Another layout on the default's code: every entry halved."""
+
+    def encode(self, view) -> np.ndarray:  # noqa: ANN001
+        return super().encode(view) / np.float32(2)
+
+
+def test_a_subclass_or_a_replaced_encoder_is_what_the_env_observes_with() -> None:
+    """Only the default encoder itself is patched move by move; a subclass's ``encode`` is called,
+    and an encoder put in place of ``env.encoder`` is used from the next observation on."""
+    env = dominoes_v0.raw_env(variant="draw")
+    env.reset(seed=4)
+    default = env.last()[0]["observation"]
+    env.encoder = HalvedEncoder()
+    np.testing.assert_array_equal(env.last()[0]["observation"], default / np.float32(2))
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    view = env.game.view(env.game.current_player)
+    np.testing.assert_array_equal(env.last()[0]["observation"], HalvedEncoder().encode(view))
 
 
 def test_observations_are_fresh_arrays() -> None:
