@@ -104,9 +104,10 @@ def test_a_subclass_or_a_replaced_encoder_is_what_the_env_observes_with() -> Non
     default = env.last()[0]["observation"]
     env.encoder = HalvedEncoder()
     np.testing.assert_array_equal(env.last()[0]["observation"], default / np.float32(2))
-    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
-    view = env.game.view(env.game.current_player)
-    np.testing.assert_array_equal(env.last()[0]["observation"], HalvedEncoder().encode(view))
+    for _ in range(4):  # each seat observed again after moves
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+        view = env.game.view(env.game.current_player)
+        np.testing.assert_array_equal(env.last()[0]["observation"], HalvedEncoder().encode(view))
 
 
 def test_observations_are_fresh_arrays() -> None:
