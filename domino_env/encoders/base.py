@@ -58,6 +58,16 @@ class Encoder(ABC):
         call at every step. Bit-packed encoders override it to unpack both in one numpy call."""
         return self.encode(view), mask_to_array(view.legal_mask, num_actions)
 
+    def observer(self, num_actions: int) -> Callable[[Any, int], tuple[np.ndarray, np.ndarray]]:
+        """``(engine, seat) -> encode_with_mask(engine.view(seat), num_actions)``: what environments
+        call at every step. An encoder that can follow a game move by move returns something cheaper
+        with the same output; each call returns fresh arrays either way."""
+
+        def observe(engine: Any, seat: int) -> tuple[np.ndarray, np.ndarray]:
+            return self.encode_with_mask(engine.view(seat), num_actions)
+
+        return observe
+
     def size(self, config: Any) -> int:
         last = self.slots(config)[-1]
         return last.start + last.length
@@ -122,10 +132,26 @@ BYTE_FLOATS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bit
 )
 
 
+# BYTE_INT8S[b]: the 8 bits of byte value b, least significant first, as 8 bytes of int8 0/1. Joining
+# them into a bytearray builds a fresh int8 vector with a single numpy call (``np.frombuffer``).
+BYTE_INT8S = tuple(row.astype(np.int8).tobytes() for row in BYTE_FLOATS)
+_join_bytearray = bytearray().join
+
+
+_FEW_LEGAL = 4  # up to this many set bits, zeros plus one store per bit beats building the bytes
+
+
 def mask_to_array(mask: int, num_actions: int) -> np.ndarray:
-    """Bit set over action ids -> int8 vector of length ``num_actions``."""
-    raw = np.frombuffer(mask.to_bytes((num_actions + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, count=num_actions, bitorder="little").view(np.int8)
+    """Bit set over action ids -> a fresh, writable int8 vector of length ``num_actions``."""
+    if mask.bit_count() > _FEW_LEGAL:  # every byte's 8 entries from a table, then one numpy call
+        chunks = map(BYTE_INT8S.__getitem__, mask.to_bytes((num_actions + 7) // 8, "little"))
+        return np.frombuffer(_join_bytearray(chunks), np.int8, num_actions)  # positional: cheaper
+    out = np.zeros(num_actions, np.int8)
+    while mask:
+        low = mask & -mask
+        out[low.bit_length() - 1] = 1
+        mask ^= low
+    return out
 
 
 def scaled(counts: np.ndarray | int, scale: int) -> np.ndarray:

@@ -8,12 +8,20 @@ scaled by the number of tiles in the set ``T`` so every entry lies in ``[0, 1]``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
 
-from domino_env.encoders.base import BYTE_FLOATS, PlannedEncoder, Slot, layout, register_encoder
-from domino_env.rules.line import LineConfig, LineView
+from domino_env.encoders.base import (
+    BYTE_FLOATS,
+    PlannedEncoder,
+    Slot,
+    layout,
+    mask_to_array,
+    register_encoder,
+)
+from domino_env.rules.line import LineConfig, LineGame, LineView
 
 
 class _Plan:
@@ -46,8 +54,21 @@ class _Plan:
         self.seat_bits = tuple(
             1 << (at["seat"] + me) | (1 << (at["team"] + me % 2) if cfg.teams else 0) for me in range(n)
         )
+        # entries[me][seat]: where seat's line block, passed_on block, all_hands block, hand size,
+        # draws and to_act bit start in me's observation (LineObservations patches entries, not bits).
+        draws_at = at["draws"]
+        self.entries = tuple(
+            tuple(
+                (line_at + r * num_tiles, passed_at + r * numbers, hands_at + r * num_tiles,
+                 at["hand_sizes"] + r, draws_at + r, at["to_act"] + r)
+                for r in rel
+            )
+            for rel in relative
+        )
+        self.stock_at = at["stock"]
         self.hand_at, self.passes_at = at["hand"], at["passes_in_row"]
-        self.left_at, self.right_at, self.empty_bit = at["left_end"], at["right_end"], 1 << at["empty_table"]
+        self.left_at, self.right_at, self.empty_at = at["left_end"], at["right_end"], at["empty_table"]
+        self.empty_bit = 1 << self.empty_at
         # _slots lays out hand_sizes, stock and draws back to back: one slice assignment fills them.
         self.counts_at, self.counts_end, self.scores_at = at["hand_sizes"], at["draws"] + n, at["scores"]
         # counts[(seat, hand_sizes, stock_size, out_of_play, draws)]: that run as float32, built once
@@ -89,6 +110,14 @@ class DefaultLineEncoder(PlannedEncoder):
     def _make_plan(self, config: LineConfig) -> _Plan:
         return _Plan(config)
 
+    def observer(self, num_actions: int) -> Callable[[LineGame, int], tuple[np.ndarray, np.ndarray]]:
+        """``LineObservations(self, num_actions).observe``: same output, each seat's observation
+        patched move by move instead of re-encoded from a fresh view. A subclass may encode something
+        else than the layout ``LineObservations`` patches, so it gets the view-encoding observer."""
+        if type(self) is not DefaultLineEncoder:
+            return super().observer(num_actions)
+        return LineObservations(self, num_actions).observe
+
     @staticmethod
     def _bits(view: LineView, plan: _Plan) -> int:
         """Every 0/1 entry of the observation as one bit set."""
@@ -127,9 +156,122 @@ class DefaultLineEncoder(PlannedEncoder):
             plan.counts[key] = values
         out[plan.counts_at : plan.counts_end] = values
         if any(view.scores):  # the unpacked bits already left the score slots at 0
-            target, scores = plan.target, view.scores[me:] + view.scores[:me]
-            out[plan.scores_at : plan.scores_at + len(scores)] = [min(x / target, 1.0) for x in scores]
+            out[plan.scores_at : plan.scores_at + len(view.scores)] = _scaled_scores(view.scores, me, plan)
         return out
+
+
+class _Row:
+    """One seat's observation and the state it encodes, as of the last time it was brought up to date."""
+
+    __slots__ = ("game", "round_index", "rounds_done", "history_length", "values", "hand", "hands", "left",
+                 "right", "passes", "current")
+
+
+class LineObservations:
+    """``DefaultLineEncoder.encode_with_mask(game.view(seat), num_actions)`` for the seats of one
+    ``LineGame`` at a time, without building views: what ``dominoes_v0`` calls at every step.
+
+    A seat's observation is encoded from its view (the reference path) when the seat is first observed
+    in a round; later observations patch only the entries the moves since then changed, read from the
+    round's public history (tiles played by each seat, the open ends at each pass, who drew) and the
+    seat's own hand (every hand with ``open_hands``), then the open ends, passes in a row, the seat to
+    act and the counts of the seats that moved; the scores when a round ends. Seat, team and leader
+    change only between rounds, and a new round re-encodes from the view. A row remembers the game
+    object, its round, its finished rounds and the length of its history, so another game, or moves
+    applied to the engine directly, are caught. Only what the seat's view holds is read.
+    ``observe`` returns fresh arrays (a copy of the row): callers may keep or change them.
+    """
+
+    def __init__(self, encoder: DefaultLineEncoder, num_actions: int):
+        self.encoder = encoder
+        self.num_actions = num_actions
+        self._rows: dict[int, _Row] = {}
+
+    def observe(self, game: LineGame, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """The seat's observation and int8 action mask (all zeros unless it is to act)."""
+        row = self._rows.get(seat)
+        if row is None or row.game is not game or row.round_index != game.round_index:
+            row = self._encode(game, seat)
+        elif row.history_length != len(game.history) or row.rounds_done != len(game.results):
+            self._patch(row, game, seat)
+        legal = game.legal_mask() if seat == game.current_player else 0
+        return row.values.copy(), mask_to_array(legal, self.num_actions)
+
+    def _encode(self, game: LineGame, seat: int) -> _Row:
+        row = self._rows[seat] = _Row()
+        row.game, row.round_index, row.rounds_done = game, game.round_index, len(game.results)
+        row.values = self.encoder.encode(game.view(seat))
+        row.history_length, row.hand = len(game.history), game.hands[seat]
+        row.hands = list(game.hands) if game.config.open_hands else None
+        row.left, row.right, row.passes, row.current = game.left, game.right, game.passes, game.current_player
+        return row
+
+    def _patch(self, row: _Row, game: LineGame, me: int) -> None:
+        """Bring ``row`` from the state it remembers to ``game``'s (same round, later moves)."""
+        plan, values = self.encoder._plan_for(game.config), row.values
+        entries, fraction, draw_action = plan.entries[me], plan.fraction, game.draw_action
+        hands, drew = game.hands, False
+        for seat, action, left, right in game.history[row.history_length :]:
+            line_at, passed_at, _, size_at, draws_at, _ = entries[seat]
+            if action < draw_action:  # a tile played: on the line, and out of the hand
+                values[line_at + (action >> 1)] = 1.0
+                values[size_at] = fraction[hands[seat].bit_count()]
+            elif action == draw_action:
+                values[size_at] = fraction[hands[seat].bit_count()]
+                values[draws_at] = fraction[game.draws[seat]]
+                drew = True
+            else:  # a pass, on the ends it faced
+                values[passed_at + left] = values[passed_at + right] = 1.0
+        row.history_length = len(game.history)
+        if row.rounds_done != len(game.results):  # the round (and the match: same round_index) ended
+            values[plan.scores_at : plan.scores_at + game.num_players] = _scaled_scores(game.scores, me, plan)
+            row.rounds_done = len(game.results)
+        if drew:
+            values[plan.stock_at : plan.stock_at + 3] = [
+                fraction[game.drawable], fraction[len(game.stock)], fraction[game.out_of_play.bit_count()]
+            ]
+        if hands[me] != row.hand:
+            _patch_bits(values, plan.hand_at, row.hand, hands[me])
+            row.hand = hands[me]
+        if row.hands is not None:
+            for (_, _, hands_at, *_), hand, known in zip(entries, hands, row.hands, strict=True):
+                _patch_bits(values, hands_at, known, hand)
+            row.hands = list(hands)
+        if game.left != row.left or game.right != row.right:
+            for left, right, flag in ((row.left, row.right, 0.0), (game.left, game.right, 1.0)):
+                if left >= 0:
+                    values[plan.left_at + left] = values[plan.right_at + right] = flag
+                else:
+                    values[plan.empty_at] = flag
+            row.left, row.right = game.left, game.right
+        current = game.current_player
+        if current != row.current:
+            if row.current is not None:
+                values[entries[row.current][5]] = 0.0
+            if current is not None:
+                values[entries[current][5]] = 1.0
+            row.current = current
+        # After to_act: n passes in a row (a blocked round's end) set the bit after passes_in_row's
+        # last, to_act's first, whatever the seat to act; encode ors it in, so it must win here too.
+        if game.passes != row.passes:
+            values[plan.passes_at + row.passes] = 0.0
+            values[plan.passes_at + game.passes] = 1.0
+            row.passes = game.passes
+
+
+def _scaled_scores(scores: tuple[int, ...] | list[int], me: int, plan: _Plan) -> list[float]:
+    """The scores slot's values: match scores from seat ``me`` on / target, capped at 1."""
+    target = plan.target
+    return [min(x / target, 1.0) for x in scores[me:] + scores[:me]]
+
+
+def _patch_bits(values: np.ndarray, start: int, old: int, new: int) -> None:
+    """Set ``values[start + i]`` to bit ``i`` of ``new`` wherever it differs from ``old``."""
+    changed = old ^ new
+    while changed:
+        low = changed & -changed
+        values[start + low.bit_length() - 1] = 1.0 if new & low else 0.0
+        changed ^= low
 
 
 @cache

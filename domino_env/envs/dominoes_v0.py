@@ -75,9 +75,11 @@ that size their info fields from the reset infos (TorchRL's `PettingZooWrapper`)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from domino_env.encoders.base import get_encoder
+from domino_env.encoders.base import Encoder, get_encoder
 from domino_env.envs.base import DominoAECEnv
 from domino_env.games import DOMINOES
 from domino_env.rewards import zero_sum
@@ -119,6 +121,9 @@ class raw_env(DominoAECEnv):
         self.episode = episode
         self.reward_mode = reward
         self.encoder = get_encoder("dominoes", observation_encoder)
+        # encode_with_mask(game.view(seat)), or the encoder's cheaper way to the same arrays (_observe)
+        self._observer_of: Encoder | None = None
+        self._observer: Callable[[LineGame, int], tuple[np.ndarray, np.ndarray]] | None = None
         self._sides = [self.config.side_of(s) for s in range(num_players)]
         self._rounds_reported = 0
         self._round_infos: list[dict] = [{} for _ in range(num_players)]
@@ -155,7 +160,9 @@ class raw_env(DominoAECEnv):
 
     def _observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """The view's ``legal_mask`` is the seat's legal moves when it is to act, else 0."""
-        return self.encoder.encode_with_mask(self.game.view(seat), self.num_actions)
+        if self._observer_of is not self.encoder:  # built on first use, and again if encoder is replaced
+            self._observer_of, self._observer = self.encoder, self.encoder.observer(self.num_actions)
+        return self._observer(self.game, seat)
 
     def _apply(self, action: int) -> np.ndarray | None:
         game = self.game
