@@ -63,9 +63,10 @@ class CheckpointAgent:
         if self.policy.model.critic_dim != self.policy.model.obs_dim:
             return (f"checkpoint {self.path} has a centralized critic (it reads the hidden hands): "
                     "its values cannot score a seat's view")
-        if options.get("episode", "round") != "round" or options.get("reward", "zero_sum") != "zero_sum":
+        one_episode = options.get("episode", "round") in ("round", "hand")
+        if not one_episode or options.get("reward", "zero_sum") != "zero_sum":
             return (f"checkpoint {self.path} was trained on {options}: its values are margins only "
-                    "with episode='round' and reward='zero_sum'")
+                    "with episode='round' (42: 'hand') and reward='zero_sum'")
         return None
 
     def value(self, view: Any) -> float:
