@@ -5,7 +5,8 @@ It lives with the trainer so that ``domino_env`` never imports ``training``; ``d
 finds it through the ``domino_env.bots`` entry point declared in pyproject.toml. The agent encodes
 its seat's view with the encoder the checkpoint records (``observation_encoder``) and plays
 ``training.agent.PolicyAgent`` on it; a checkpoint of another game, or one that does not name its
-encoder, is refused.
+encoder, is refused. The same agent guides the search bots (``make_bot(game, "search",
+network=path)``): ``logits`` and ``value`` give its policy and critic on one seat's view.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class CheckpointAgent:
     """Plays the most probable legal action of a saved policy (``greedy=False`` samples)."""
 
     def __init__(self, game: str, path: str | Path, greedy: bool = True):
+        self.path = path
         self.policy = PolicyAgent.from_checkpoint(path, greedy=greedy)
         trained_on = self.policy.config.game.name
         if trained_on != game:
@@ -34,35 +36,73 @@ class CheckpointAgent:
             raise ValueError(f"checkpoint {path} does not record its observation encoder "
                              "(written before the field existed): retrain it")
         self.encoder = get_encoder(game, self.policy.observation_encoder)
-        self.actor = NumpyActor(self.policy.model) if greedy else None
+        self.greedy = greedy
+        self.actor = NumpyMLP(self.policy.model.actor)
+        self.critic = NumpyMLP(self.policy.model.critic)
+        self._values_refusal = self.values_refusal()
+
+    def encode(self, view: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The observation and legal mask of ``view``, refused when the network reads another width
+        (a checkpoint of other rules: another set, seat count or variant)."""
+        obs, mask = self.encoder.encode_with_mask(view, self.policy.num_actions)
+        if obs.shape[-1] != self.policy.model.obs_dim:
+            raise ValueError(f"checkpoint {self.path} reads {self.policy.model.obs_dim} inputs, this game's "
+                             f"observation has {obs.shape[-1]}: it was trained on other rules "
+                             f"({self.policy.config.game.options})")
+        return obs, mask
+
+    def logits(self, view: Any) -> np.ndarray:
+        """The policy's logits for ``view``, one per action id, ``-inf`` on illegal actions."""
+        obs, mask = self.encode(view)
+        return np.where(mask.astype(bool), self.actor(obs), -np.inf)
+
+    def values_refusal(self) -> str | None:
+        """Why ``value`` cannot be an expected margin in points, or ``None`` when it is: that needs a
+        critic of the observation alone trained on one-round or one-hand zero-sum episodes."""
+        options = self.policy.config.game.options
+        if self.policy.model.critic_dim != self.policy.model.obs_dim:
+            return (f"checkpoint {self.path} has a centralized critic (it reads the hidden hands): "
+                    "its values cannot score a seat's view")
+        one_episode = options.get("episode", "round") in ("round", "hand")
+        if not one_episode or options.get("reward", "zero_sum") != "zero_sum":
+            return (f"checkpoint {self.path} was trained on {options}: its values are margins only "
+                    "with episode='round' (42: 'hand') and reward='zero_sum'")
+        return None
+
+    def value(self, view: Any) -> float:
+        """The critic's expected margin of ``view``'s seat to the end of the episode, in points
+        (the trainer scaled rewards by ``ppo.reward_scale``); see ``values_refusal``."""
+        if self._values_refusal:
+            raise ValueError(self._values_refusal)
+        obs, _ = self.encode(view)
+        return float(self.critic(obs)[0]) / self.policy.config.ppo.reward_scale
 
     def act(self, view: Any, rng: np.random.Generator) -> int:
-        obs, mask = self.encoder.encode_with_mask(view, self.policy.num_actions)
-        if self.actor is not None:
-            return self.actor.greedy(obs, mask)
+        if self.greedy:
+            return int(np.argmax(self.logits(view)))
+        obs, mask = self.encode(view)
         return int(self.policy.act(obs, mask))
 
 
-class NumpyActor:
-    """The policy network's actor in numpy, for one observation at a time: a torch call costs
-    about ten times the arithmetic of these small networks, and the harness plays one seat's
-    move at a time (tested to pick the same actions as the torch actor)."""
+class NumpyMLP:
+    """A network's ``nn.Sequential`` of linear layers and one activation in numpy, for one
+    observation at a time: a torch call costs about ten times the arithmetic of these small
+    networks, and the harness and the search ask one seat's move at a time (tested to pick the same
+    actions as the torch actor)."""
 
-    def __init__(self, model: Any):
-        linear = [m for m in model.actor if isinstance(m, torch.nn.Linear)]
+    def __init__(self, layers: torch.nn.Sequential):
+        linear = [m for m in layers if isinstance(m, torch.nn.Linear)]
         self.layers = [(m.weight.detach().cpu().numpy().T.astype(np.float32),
                         m.bias.detach().cpu().numpy().astype(np.float32)) for m in linear]
-        activation = next(m for m in model.actor if not isinstance(m, torch.nn.Linear))
+        activation = next(m for m in layers if not isinstance(m, torch.nn.Linear))
         self.activation = np.tanh if isinstance(activation, torch.nn.Tanh) else (lambda x: np.maximum(x, 0))
 
-    def greedy(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        """The most probable legal action of observation ``obs`` under legal ``mask``."""
+    def __call__(self, obs: np.ndarray) -> np.ndarray:
         hidden = np.asarray(obs, dtype=np.float32)
         for weight, bias in self.layers[:-1]:
             hidden = self.activation(hidden @ weight + bias)
         weight, bias = self.layers[-1]
-        logits = hidden @ weight + bias
-        return int(np.argmax(np.where(np.asarray(mask, dtype=bool), logits, -np.inf)))
+        return hidden @ weight + bias
 
 
 register_bot(ANY_GAME, "checkpoint")(CheckpointAgent)

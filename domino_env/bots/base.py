@@ -17,6 +17,8 @@ import importlib
 from collections.abc import Callable
 from functools import cache, partial
 from importlib.metadata import entry_points
+from os import PathLike
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -88,6 +90,29 @@ def make_bot(game: str, name: str, **kwargs: Any) -> Agent:
 
 
 register_bot(ANY_GAME, "random")(lambda game: RandomAgent())
+
+
+@runtime_checkable
+class SearchGuide(Agent, Protocol):
+    """A trained network as the search bots use it (``training.checkpoint_bot.CheckpointAgent``):
+    its move, its logits and its critic's expected margin, each from one seat's view only."""
+
+    def logits(self, view: Any) -> np.ndarray: ...
+
+    def value(self, view: Any) -> float: ...
+
+    def values_refusal(self) -> str | None: ...
+
+
+def load_network(game: str, path: str) -> SearchGuide:
+    """The trained checkpoint at ``path`` as a search guide for ``game``, loaded through the
+    ``checkpoint`` bot so that ``domino_env`` imports neither the trainer nor torch."""
+    if not isinstance(path, str | PathLike) or not Path(path).is_file():
+        raise ValueError(f"network must be the path of a checkpoint file, got {path!r}")
+    if "checkpoint" not in _factories(game):
+        raise ValueError("network= needs the trainer's 'checkpoint' bot, which the installed package "
+                         "registers (pip install -e .)")
+    return make_bot(game, "checkpoint", path=str(path))
 
 
 class UserAgent:

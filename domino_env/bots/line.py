@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from domino_env.bots.base import register_bot
+from domino_env.bots.base import load_network, register_bot
 from domino_env.bots.determinize import sample_world
 from domino_env.bots.line_solver import LineSolver, margin
 from domino_env.rules.conventions import check_choice
@@ -112,7 +112,7 @@ class GreedyLineAgent:
         return draw if view.legal_mask >> draw & 1 else draw + 1
 
 
-ROLLOUTS = ("greedy", "auto")
+ROLLOUTS = ("greedy", "auto", "network")
 # Solve exactly once nothing is drawable and at most this many tiles are in hands. 14 covers a
 # whole Block 2p round (7 + 7): its full game tree is a few thousand positions, ~50-80 ms to solve.
 EXACT_TILES = 14
@@ -130,41 +130,80 @@ class LineSearchAgent:
     every candidate move is evaluated in the *same* worlds (common random numbers: the difference
     between two moves is not blurred by different deals). After the move the round is played on by
     ``rollout`` for every seat (``"greedy"``: the tips on each seat's view; ``"auto"``: the automatic
-    move of RULES.md 2.5, faster and weaker) until nothing is left to draw and at most
-    ``exact_tiles`` tiles are in hands; from there it is solved exactly (``LineSolver``). The move
-    with the best mean side margin (round points) is played; equal means go to greedy's choice, and
-    a forced move is played without search. Like greedy it never draws while it can play (a drawn
-    tile adds pips, and at budget 40 in Draw 3p the search that weighed drawing lost to greedy:
-    -1.75 [-3.93, +0.43] points per round over 40 deals).
+    move of RULES.md 2.5, faster and weaker; ``"network"``: the network's most probable move) until
+    nothing is left to draw and at most ``exact_tiles`` tiles are in hands; from there it is solved
+    exactly (``LineSolver``). The move with the best mean side margin (round points) is played; equal
+    means go to greedy's choice, and a forced move is played without search. Like greedy it never
+    draws while it can play (a drawn tile adds pips, and at budget 40 in Draw 3p the search that
+    weighed drawing lost to greedy: -1.75 [-3.93, +0.43] points per round over 40 deals).
+
+    ``network`` (a trained checkpoint's path, loaded by the ``checkpoint`` bot) guides the search:
+    the rollout policy (``rollout`` defaults to ``"network"`` then), the candidate order and ties
+    (its logits instead of greedy's score), ``top_moves`` (search only its most probable moves) and
+    ``leaf_plies`` (after that many rollout moves, stop at the next move of a seat of the searching
+    side and take the critic's expected margin instead of playing on). The network only ever reads
+    the view of the seat to move in the sampled world, encoded as it was trained.
     """
 
-    def __init__(self, budget: int = 200, rollout: str = "greedy", exact_tiles: int = EXACT_TILES):
+    def __init__(self, budget: int = 200, rollout: str | None = None, exact_tiles: int = EXACT_TILES,
+                 network: str | None = None, top_moves: int | None = None, leaf_plies: int | None = None):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
+        rollout = rollout or ("network" if network else "greedy")
         check_choice("rollout", rollout, ROLLOUTS)
+        if network is None and (rollout == "network" or top_moves is not None or leaf_plies is not None):
+            raise ValueError("rollout='network', top_moves and leaf_plies need network=<checkpoint path>")
+        if top_moves is not None and top_moves < 1:
+            raise ValueError(f"top_moves must be at least 1 (or None: every move), got {top_moves}")
+        if leaf_plies is not None and leaf_plies < 0:
+            raise ValueError(f"leaf_plies must be at least 0 (or None: no leaf values), got {leaf_plies}")
         self.budget = budget
         self.rollout = rollout
         self.exact_tiles = exact_tiles
+        self.top_moves = top_moves
+        self.leaf_plies = leaf_plies
         self._greedy = GreedyLineAgent()
+        self.network = None if network is None else load_network("dominoes", network)
+        if leaf_plies is not None and self.network.values_refusal():
+            raise ValueError(f"leaf_plies: {self.network.values_refusal()}")
+        self._rollout_agent = self.network if rollout == "network" else self._greedy
 
     def evaluate(self, game: LineGame, side: int, rng: np.random.Generator, solver: LineSolver) -> float:
-        """``side``'s round margin: rollout moves, then the exact solution of the endgame."""
+        """``side``'s round margin: rollout moves, then the exact solution of the endgame (or the
+        network's value once ``leaf_plies`` rollout moves are played)."""
+        plies = 0
         while not game.is_terminal:
             if solvable(game, self.exact_tiles):
                 return solver.margin_of(solver.position(game), side)
+            at_leaf = self.leaf_plies is not None and plies >= self.leaf_plies
+            if at_leaf and game.config.side_of(game.current) == side:
+                return self.network.value(game.view(game.current))
             if self.rollout == "auto":
                 game.apply(game.auto_move())
             else:
-                game.apply(self._greedy.act(game.view(game.current), rng))
+                game.apply(self._rollout_agent.act(game.view(game.current), rng))
+            plies += 1
         points = game.results[-1].round_points
         return margin(tuple(points[k] for k in range(game.config.num_sides)), side)
 
-    def act(self, view: LineView, rng: np.random.Generator) -> int:
-        greedy = self._greedy.scores(view)
-        legal = list(greedy) or list(iter_bits(view.legal_mask))  # never draws while it can play
+    def candidates(self, view: LineView) -> list[int]:
+        """The moves to search, preferred first (ties go to the first): every placement (every
+        legal move when none) by greedy's score, or by the network's logits, cut to ``top_moves``."""
+        if self.network is None:
+            greedy = self._greedy.scores(view)
+            legal = list(greedy) or list(iter_bits(view.legal_mask))  # never draws while it can play
+            return sorted(legal, key=lambda a: -greedy.get(a, -math.inf))
+        placements = view.legal_mask & ((1 << (2 * view.config.tiles.num_tiles)) - 1)
+        legal = list(iter_bits(placements or view.legal_mask))
         if len(legal) == 1:
-            return legal[0]
-        candidates = sorted(legal, key=lambda a: -greedy.get(a, -math.inf))  # greedy's order
+            return legal
+        logits = self.network.logits(view)
+        return sorted(legal, key=lambda a: -logits[a])[: self.top_moves]
+
+    def act(self, view: LineView, rng: np.random.Generator) -> int:
+        candidates = self.candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
         side = view.config.side_of(view.seat)
         totals = np.zeros(len(candidates))
         solver = LineSolver(view.config)
@@ -174,7 +213,7 @@ class LineSearchAgent:
                 game = world.clone()
                 game.apply(a)
                 totals[i] += self.evaluate(game, side, rng, solver)
-        return candidates[int(np.argmax(totals))]  # the first of equal totals: greedy's preference
+        return candidates[int(np.argmax(totals))]  # the first of equal totals: the preferred move
 
 
 register_bot("dominoes", "greedy")(GreedyLineAgent)

@@ -45,8 +45,10 @@ def test_trained_refuses_what_it_cannot_play() -> None:
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_numpy_actor_picks_the_torch_policy_actions(name: str) -> None:
-    """The checkpoint bot's numpy forward pass (its speed path) plays what the torch actor plays."""
+    """The checkpoint bot's numpy forward passes (its speed path) play what the torch actor plays
+    and value what the torch critic values."""
     import numpy as np
+    import torch
 
     task = get_task(name)
     bot = make_bot(task.game, "checkpoint", path=str(baseline_path(name)))
@@ -57,7 +59,10 @@ def test_numpy_actor_picks_the_torch_policy_actions(name: str) -> None:
         while not engine.is_terminal and compared < 60:
             view = engine.view(engine.current_player)
             obs, mask = bot.encoder.encode_with_mask(view, bot.policy.num_actions)
-            assert bot.actor.greedy(obs, mask) == bot.policy.act(obs, mask)
+            assert bot.act(view, rng) == bot.policy.act(obs, mask)
+            if bot.values_refusal() is None:
+                scaled = bot.policy.model.get_value(torch.as_tensor(obs[None])).item()
+                assert bot.value(view) == pytest.approx(scaled / bot.policy.config.ppo.reward_scale, abs=1e-3)
             compared += 1
             legal = np.flatnonzero(mask)
             engine.apply(int(legal[rng.integers(len(legal))]))
