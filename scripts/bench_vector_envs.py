@@ -67,7 +67,7 @@ def torchrl(args: argparse.Namespace) -> None:
     from domino_env.dominoes_v0 import env as dominoes_env
     from domino_env.integrations.torchrl import DominoTorchRLEnv
 
-    num_envs, length = 4096, 16
+    num_envs, length = 4096, args.rollout_steps
     rng = np.random.default_rng(0)
 
     def random_legal(td):
@@ -209,6 +209,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=sorted(SECTIONS), action="append")
     parser.add_argument("--seconds", type=float, default=6.0, help="timing budget per throughput figure")
+    parser.add_argument(
+        "--rollout-steps", type=int, default=16, help="steps per TorchRL rollout (each deals anew)"
+    )
     parser.add_argument("--minutes", type=float, default=1.0, help="training budget each way (strength)")
     parser.add_argument("--deals", type=int, default=500, help="duplicate deals of the strength evaluation")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
