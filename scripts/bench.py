@@ -121,11 +121,13 @@ def engine_games(rng: np.random.Generator) -> Callable[[], int]:
     return play_one
 
 
-def openspiel_games(rng: np.random.Generator) -> Callable[[], int]:
+def openspiel_games(rng: np.random.Generator, name: str = "python_block_dominoes") -> Callable[[], int]:
+    """Random legal play of the OpenSpiel game ``name`` (registered python games included), the
+    observation tensor read at every decision."""
     import open_spiel.python.games  # noqa: F401  (registers the python games)
     import pyspiel
 
-    game = pyspiel.load_game("python_block_dominoes")
+    game = pyspiel.load_game(name)
 
     def play_one() -> int:
         state = game.new_initial_state()

@@ -110,26 +110,11 @@ def tianshou_collector(num_envs: int = 4) -> Steps:
 
 
 def openspiel_states() -> Steps:
-    import pyspiel
+    from bench import openspiel_games
 
     from domino_env.integrations import openspiel
 
-    game, rng = pyspiel.load_game(openspiel.short_name("dominoes")), np.random.default_rng(0)
-
-    def play() -> int:
-        state, steps = game.new_initial_state(), 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
-                continue
-            state.observation_tensor(state.current_player())
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.integers(len(legal))])
-            steps += 1
-        return steps
-
-    return play
+    return openspiel_games(np.random.default_rng(0), openspiel.short_name("dominoes"))
 
 
 def openspiel_rl_environment() -> Steps:
