@@ -61,6 +61,15 @@ from training.rollout import (
 from training.scripted import make_scripted
 
 
+WALL_CLOCK_KEYS = frozenset({"elapsed_s"})
+"""History keys that depend on the machine's speed; every other entry follows from the config's seed."""
+
+
+def seeded_history(history: list[dict[str, float]]) -> list[dict[str, float]]:
+    """The history without its wall-clock entries: what a rerun with the same seed reproduces exactly."""
+    return [{k: v for k, v in record.items() if k not in WALL_CLOCK_KEYS} for record in history]
+
+
 @dataclass
 class TrainResult:
     run_path: Path
@@ -327,6 +336,7 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
             harness_period = config.eval_interval * config.harness_every
             if config.harness_every and (iteration % harness_period == 0 or last):
                 record.update(harness_evaluation(agent, config, global_step))
+        record["elapsed_s"] = elapsed_before + time.time() - start_time  # in WALL_CLOCK_KEYS
         history.append(record)
 
         sps = int((global_step - start_step) / (time.time() - start_time))
