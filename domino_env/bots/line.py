@@ -49,6 +49,11 @@ def line_voids(view: LineView) -> dict[int, int]:
     return voids
 
 
+def placement_mask(view: LineView) -> int:
+    """The legal placements of ``view``'s seat (actions below ``2 * num_tiles``): draws and passes cleared."""
+    return view.legal_mask & ((1 << (2 * view.config.tiles.num_tiles)) - 1)
+
+
 def placement_ends(view: LineView, action: int) -> tuple[int, int]:
     """The open ends after playing ``action`` (a placement) in ``view``'s position."""
     ts = view.config.tiles
@@ -85,7 +90,7 @@ class GreedyLineAgent:
         """Score of every legal placement (empty when the seat can only draw or pass)."""
         cfg, w = view.config, self.weights
         ts = cfg.tiles
-        placements = view.legal_mask & ((1 << (2 * ts.num_tiles)) - 1)
+        placements = placement_mask(view)
         voids = line_voids(view)
         opponents = [s for s in voids if s != view.seat and cfg.side_of(s) != cfg.side_of(view.seat)]
         partners = [s for s in voids if s != view.seat and cfg.side_of(s) == cfg.side_of(view.seat)]
@@ -164,8 +169,9 @@ class LineSearchAgent:
         self.leaf_plies = leaf_plies
         self._greedy = GreedyLineAgent()
         self.network = None if network is None else load_network("dominoes", network)
-        if leaf_plies is not None and self.network.values_refusal():
-            raise ValueError(f"leaf_plies: {self.network.values_refusal()}")
+        refusal = leaf_plies is not None and self.network.values_refusal()
+        if refusal:
+            raise ValueError(f"leaf_plies: {refusal}")
         self._rollout_agent = self.network if rollout == "network" else self._greedy
 
     def evaluate(self, game: LineGame, side: int, rng: np.random.Generator, solver: LineSolver) -> float:
@@ -189,14 +195,12 @@ class LineSearchAgent:
     def candidates(self, view: LineView) -> list[int]:
         """The moves to search, preferred first (ties go to the first): every placement (every
         legal move when none) by greedy's score, or by the network's logits, cut to ``top_moves``."""
-        if self.network is None:
-            greedy = self._greedy.scores(view)
-            legal = list(greedy) or list(iter_bits(view.legal_mask))  # never draws while it can play
-            return sorted(legal, key=lambda a: -greedy.get(a, -math.inf))
-        placements = view.legal_mask & ((1 << (2 * view.config.tiles.num_tiles)) - 1)
-        legal = list(iter_bits(placements or view.legal_mask))
+        legal = list(iter_bits(placement_mask(view) or view.legal_mask))  # never draws while it can play
         if len(legal) == 1:
             return legal
+        if self.network is None:
+            greedy = self._greedy.scores(view)
+            return sorted(legal, key=lambda a: -greedy.get(a, -math.inf))
         logits = self.network.logits(view)
         return sorted(legal, key=lambda a: -logits[a])[: self.top_moves]
 
