@@ -40,7 +40,7 @@ class PolicyAgent:
         except ConfigError as err:
             raise CheckpointError(f"{path}: no valid training config in the checkpoint ({err})") from None
         model = ActorCritic(checkpoint["obs_dim"], checkpoint["num_actions"], config.network,
-                            critic_dim=checkpoint.get("critic_dim"))
+                            critic_dim=checkpoint.get("critic_dim"), hands_dim=checkpoint.get("hands_dim", 0))
         model.load_state_dict(checkpoint["model"])
         return cls(model, config, observation_encoder=checkpoint.get("observation_encoder"), **kwargs)
 

@@ -172,8 +172,8 @@ def _tensors(node: Any, prefix: str) -> Iterator[tuple[str, torch.Tensor]]:
             yield from _tensors(value, f"{prefix}[{i}]")
 
 
-POLICY_KEYS = ("config", "obs_dim", "num_actions", "observation_encoder", "critic_dim", "model", "iteration",
-               "global_step", "elapsed_s")
+POLICY_KEYS = ("config", "obs_dim", "num_actions", "observation_encoder", "critic_dim", "hands_dim", "model",
+               "iteration", "global_step", "elapsed_s")
 """What a playing policy needs (``training.agent.PolicyAgent``) and what says how it was trained: a
 training checkpoint without its optimizer, opponent pool and history."""
 

@@ -115,6 +115,10 @@ class NetworkConfig:
     centralized_critic: bool = _field(False)
     """the critic also reads every other seat's hand (training only; the actor never sees them);
     needs a batched engine (``game.backend`` vector or auto)"""
+    hand_head_coef: float = _field(0.0, ge=0.0)
+    """weight of an auxiliary loss (0: no such head): from the actor's last hidden layer, a head
+    predicts which tiles each other seat holds, trained on the true deal (training only; the actor
+    still reads the observation alone); needs a batched engine"""
 
 
 @dataclass

@@ -61,6 +61,7 @@ def harness_evaluation(model: ActorCritic, config: Config, global_step: int) -> 
     save_checkpoint(policy, {
         "config": config.to_dict(), "obs_dim": model.obs_dim, "num_actions": model.num_actions,
         "observation_encoder": OBSERVATION_ENCODER, "critic_dim": model.critic_dim,
+        "hands_dim": model.hands_dim,
         "model": {k: v.detach().cpu() for k, v in model.state_dict().items()},
     })
     setup = GameSetup(config.game.name, dict(config.game.options))

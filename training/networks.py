@@ -12,6 +12,11 @@ Centralized critic (``network.centralized_critic``): the critic may read more th
 observation followed by every other seat's hand (``domino_env.vector.batch.hidden_hands``), during training
 only. The actor's input is always the observation alone, so a trained policy plays from what its
 seat may know; the critic only lowers the variance of the advantages and is never used to act.
+
+Hand head (``network.hand_head_coef`` > 0): a linear head on the actor's last hidden layer predicts,
+for every other seat and tile, whether that seat holds the tile (logits of independent Bernoullis),
+trained against the true deal. It shapes what the actor's hidden layer represents (where the
+unseen tiles are); acting never reads it.
 """
 
 from __future__ import annotations
@@ -52,13 +57,22 @@ class ActorCritic(nn.Module):
     observation; the critic reads ``critic_dim`` inputs: the observation, or with a centralized
     critic the observation followed by the hidden hands."""
 
-    def __init__(self, obs_dim: int, num_actions: int, config: NetworkConfig, critic_dim: int | None = None):
+    def __init__(self, obs_dim: int, num_actions: int, config: NetworkConfig, critic_dim: int | None = None,
+                 hands_dim: int = 0):
         super().__init__()
         self.obs_dim = obs_dim
         self.num_actions = num_actions
         self.critic_dim = critic_dim or obs_dim
+        self.hands_dim = hands_dim
         self.actor = mlp(obs_dim, config.hidden_sizes, num_actions, config.activation, out_std=0.01)
         self.critic = mlp(self.critic_dim, config.hidden_sizes, 1, config.activation, out_std=1.0)
+        if hands_dim:
+            width = config.hidden_sizes[-1] if config.hidden_sizes else obs_dim
+            self.hand_head = layer_init(nn.Linear(width, hands_dim), std=0.01)
+
+    def hand_logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """The hand head's logits, ``(B, hands_dim)``: seat ``1 .. P-1`` (relative) holds tile ``t``."""
+        return self.hand_head(self.actor[:-1](obs))
 
     def get_value(self, critic_input: torch.Tensor) -> torch.Tensor:
         return self.critic(critic_input).squeeze(-1)

@@ -60,7 +60,6 @@ from training.rollout import (
 )
 from training.scripted import make_scripted
 
-
 WALL_CLOCK_KEYS = frozenset({"elapsed_s"})
 """History keys that depend on the machine's speed; every other entry follows from the config's seed."""
 
@@ -140,16 +139,19 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
 
     torch.manual_seed(config.seed)  # network initialisation
 
-    # Centralized critic: the critic also reads the other seats' hands (the actor never does).
-    centralized = config.network.centralized_critic
-    if centralized and not hasattr(probe, "hands"):
-        raise ValueError("network.centralized_critic needs a batched engine (public `hands` arrays); "
-                         f"{type(probe).__name__} has none")
-    tiles = num_tiles(config.game) if centralized else 0
-    critic_dim = obs_dim + (num_players - 1) * tiles
+    # The other seats' hands, read during training only: input of a centralized critic, target of the
+    # hand head (the actor never reads them).
+    centralized, hand_coef = config.network.centralized_critic, config.network.hand_head_coef
+    if (centralized or hand_coef) and not hasattr(probe, "hands"):
+        raise ValueError("network.centralized_critic and network.hand_head_coef need a batched engine "
+                         f"(public `hands` arrays); {type(probe).__name__} has none")
+    tiles = num_tiles(config.game) if centralized or hand_coef else 0
+    hands_dim = (num_players - 1) * tiles
+    critic_dim = obs_dim + hands_dim if centralized else obs_dim
 
     def new_network() -> ActorCritic:
-        return ActorCritic(obs_dim, num_actions, config.network, critic_dim).to(device)
+        return ActorCritic(obs_dim, num_actions, config.network, critic_dim,
+                           hands_dim if hand_coef else 0).to(device)
 
     agent = new_network()
     optimizer = optim.Adam(agent.parameters(), lr=hp.lr, eps=1e-5)
@@ -174,7 +176,7 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
         save_checkpoint(checkpoint_path, {
             "config": config.to_dict(), "obs_dim": obs_dim, "num_actions": num_actions,
             "observation_encoder": OBSERVATION_ENCODER, "critic_dim": critic_dim,
-            "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
+            "hands_dim": agent.hands_dim, "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
             "iteration": iteration, "global_step": global_step,
             "elapsed_s": elapsed_before + time.time() - start_time,
             "pool": pool.state_dict(), "history": history,
@@ -183,7 +185,7 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
 
     # Rollout storage, time-major like CleanRL; numpy where the per-seat GAE reads it.
     obs_buf = torch.zeros((num_steps, num_envs, obs_dim), device=device)
-    critic_buf = torch.zeros((num_steps, num_envs, critic_dim), device=device) if centralized else None
+    hands_buf = torch.zeros((num_steps, num_envs, hands_dim), device=device) if hands_dim else None
     mask_buf = torch.zeros((num_steps, num_envs, num_actions), dtype=torch.bool, device=device)
     actions_buf = torch.zeros((num_steps, num_envs), dtype=torch.long, device=device)
     logprobs_buf = torch.zeros((num_steps, num_envs), device=device)
@@ -197,7 +199,7 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
     start_time, start_step = time.time(), global_step
     if config.imitation.teacher and not resumed:  # warm start; its time counts against the budget
         teacher = make_scripted(config.imitation.teacher, config.game)
-        figures = imitate(agent, teacher, make_game, config, device, tiles)
+        figures = imitate(agent, teacher, make_game, config, device, tiles if centralized else 0)
         history.append({"iteration": 0, "global_step": 0, **figures})
         for key, value in figures.items():
             writer.add_scalar(f"imitation/{key.removeprefix('imitation_')}", value, 0)
@@ -227,9 +229,11 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
             mask = torch.as_tensor(batch.mask, device=device)
             learner_turn = learner_seats[games, batch.seat]
             critic_input = None
-            if centralized:
+            if hands_dim:
                 hidden = torch.as_tensor(hidden_hands(envs, batch.seat, tiles), device=device)
-                critic_input = critic_buf[step] = torch.cat([obs, hidden], dim=-1)
+                hands_buf[step] = hidden
+                if centralized:
+                    critic_input = torch.cat([obs, hidden], dim=-1)
             with torch.no_grad():
                 action, logprob, _, value = agent.get_action_and_value(
                     obs, mask, generator=generator, critic_input=critic_input
@@ -265,7 +269,7 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
         if keep.numel() == 0:
             raise RuntimeError("no complete learner transition in a rollout: increase ppo.num_steps")
         b_obs = obs_buf.reshape(-1, obs_dim)[keep]
-        b_critic = critic_buf.reshape(-1, critic_dim)[keep] if centralized else None
+        b_hands = hands_buf.reshape(-1, hands_dim)[keep] if hands_dim else None
         b_mask = mask_buf.reshape(-1, num_actions)[keep]
         b_actions = actions_buf.reshape(-1)[keep]
         b_logprobs = logprobs_buf.reshape(-1)[keep]
@@ -281,7 +285,7 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
             order = torch.as_tensor(rng.permutation(batch_size), device=device)
             for start in range(0, batch_size, minibatch_size):
                 mb = order[start:start + minibatch_size]
-                mb_critic = None if b_critic is None else b_critic[mb]
+                mb_critic = torch.cat([b_obs[mb], b_hands[mb]], dim=-1) if centralized else None
                 _, newlogprob, entropy, newvalue = agent.get_action_and_value(
                     b_obs[mb], b_mask[mb], b_actions[mb], critic_input=mb_critic
                 )
@@ -310,6 +314,10 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
 
                 entropy_loss = entropy.mean()
                 loss = pg_loss - hp.ent_coef * entropy_loss + v_loss * hp.vf_coef
+                if hand_coef:
+                    hand_loss = nn.functional.binary_cross_entropy_with_logits(
+                        agent.hand_logits(b_obs[mb]), b_hands[mb])
+                    loss = loss + hand_coef * hand_loss
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), hp.max_grad_norm)
@@ -352,6 +360,8 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
         writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
         writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
         writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
+        if hand_coef:
+            writer.add_scalar("losses/hand_bce", hand_loss.item(), global_step)
         writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
         writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
         writer.add_scalar("losses/explained_variance", explained_var, global_step)

@@ -1,0 +1,71 @@
+"""The optional hand head: an auxiliary loss on the true deal, scored against the uniform sampler."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from fake_game import high_card_factory
+
+from domino_env.rules.line import LineConfig, LineGame
+from domino_env.tiles import iter_bits
+from training.agent import PolicyAgent
+from training.checkpoints import CHECKPOINT_NAME, load_checkpoint
+from training.config import NetworkConfig, from_dict
+from training.hand_beliefs import binary_log_loss, hand_log_loss, unseen_tiles
+from training.networks import ActorCritic
+from training.ppo import train
+
+
+def test_hand_head_reads_the_actors_hidden_layer_and_leaves_acting_alone():
+    torch.manual_seed(0)
+    net = ActorCritic(10, 6, NetworkConfig(hidden_sizes=[16, 8]), hands_dim=12)
+    obs = torch.randn(4, 10)
+    assert net.hand_logits(obs).shape == (4, 12)
+    net.hand_logits(obs).sum().backward()
+    assert net.actor[0].weight.grad is not None and net.critic[0].weight.grad is None
+    assert net.actor[-1].weight.grad is None  # the policy's own output layer is not shared
+    plain = ActorCritic(10, 6, NetworkConfig(hidden_sizes=[16, 8]))
+    assert not any(name.startswith("hand_head") for name in plain.state_dict())  # old checkpoints load
+
+
+def test_unseen_tiles_are_neither_held_nor_played():
+    game = LineGame(LineConfig(variant="block", num_players=2), np.random.default_rng(3))
+    for _ in range(4):
+        game.apply(next(iter_bits(game.legal_mask())))
+    view = game.view(game.current)
+    unseen = unseen_tiles(view)
+    played = [tile for tile, _seat, _side in view.line]
+    assert unseen & view.hand == 0 and all(not unseen >> t & 1 for t in played)
+    assert unseen.bit_count() == 28 - view.hand.bit_count() - len(played)
+    other = game.hands[1 - view.seat]
+    assert other & ~unseen == 0  # the other hand is among the unseen tiles
+
+
+def test_binary_log_loss():
+    assert binary_log_loss(np.array([0.5, 0.5]), np.array([0.0, 1.0])) == pytest.approx(math.log(2))
+    assert binary_log_loss(np.array([0.9]), np.array([1.0])) == pytest.approx(-math.log(0.9))
+
+
+def test_run_trains_the_hand_head_below_a_coin_flip(tmp_path):
+    config = from_dict({
+        "run_dir": str(tmp_path), "total_steps": 8 * 16 * 16, "eval_interval": 8, "eval_games": 16,
+        "game": {"options": {"target_score": None}}, "ppo": {"num_envs": 16, "num_steps": 16, "lr": 3e-3},
+        "network": {"hidden_sizes": [32], "hand_head_coef": 1.0},
+    })
+    result = train(config, progress=False)
+    path = result.run_path / CHECKPOINT_NAME
+    checkpoint = load_checkpoint(path)
+    assert checkpoint["hands_dim"] == 28  # one other hand of the 28 tiles
+    assert checkpoint["model"]["hand_head.weight"].shape == (28, 32)
+    assert PolicyAgent.from_checkpoint(path).model.hands_dim == 28
+    scores = hand_log_loss(path, positions=20, samples=20, seed=1)
+    assert scores["positions"] == 20 and scores["pairs"] > 20 * 7
+    assert scores["network"] < math.log(2) - 0.02  # the untrained head's logits are about 0: ln 2
+    assert 0 < scores["held_share"] < 1 and scores["uniform"] < math.log(2)
+
+
+def test_hand_head_needs_a_batched_engine(tiny_config):
+    tiny_config.network.hand_head_coef = 0.5
+    with pytest.raises(ValueError, match="hand_head_coef need a batched engine"):
+        train(tiny_config, make_game=high_card_factory, progress=False)
