@@ -30,10 +30,10 @@ def unseen_tiles(view: LineView) -> int:
     return ((1 << view.config.tiles.num_tiles) - 1) & ~view.hand & ~played
 
 
-def binary_log_loss(p: np.ndarray, y: np.ndarray) -> float:
-    """Mean binary cross-entropy (nats) of probabilities ``p`` for 0/1 outcomes ``y``."""
+def binary_log_loss(p: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Binary cross-entropy (nats) of each probability ``p`` for its 0/1 outcome ``y``."""
     p = np.clip(p, 1e-7, 1 - 1e-7)
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log1p(-p)))
+    return -(y * np.log(p) + (1 - y) * np.log1p(-p))
 
 
 def hand_log_loss(checkpoint: str | Path, positions: int = 500, samples: int = 100, seed: int = 0,
@@ -41,8 +41,9 @@ def hand_log_loss(checkpoint: str | Path, positions: int = 500, samples: int = 1
     """Log-loss of the checkpoint's hand head and of the uniform sampler on the same positions.
 
     Games are played by the checkpoint on every seat (most probable action); each decision is kept
-    with probability ``sample_prob`` until ``positions`` are kept. Returns both log-losses, the
-    always-"no" baseline's share of holders among the pairs, and the counts.
+    with probability ``sample_prob`` until ``positions`` are kept. Returns both log-losses (means
+    over the pairs), the network's minus the sampler's with a 95% interval over positions (normal,
+    on each position's mean difference), the share of pairs where the seat holds the tile, and the counts.
     """
     agent = CheckpointAgent("dominoes", checkpoint)  # line games: Texas 42 views have no played line
     model = agent.policy.model
@@ -51,7 +52,7 @@ def hand_log_loss(checkpoint: str | Path, positions: int = 500, samples: int = 1
     setup = GameSetup(agent.policy.config.game.name, dict(agent.policy.config.game.options))
     rng = np.random.default_rng(seed)
     num_players, num_tiles = setup.num_players, setup.config.tiles.num_tiles
-    net_p, uniform_p, truth = [], [], []
+    net_p, uniform_p, truth, position = [], [], [], []
     kept = 0
     while kept < positions:
         game = setup.record.new_engine(setup.config, rng)
@@ -75,8 +76,13 @@ def hand_log_loss(checkpoint: str | Path, positions: int = 500, samples: int = 1
                         net_p.append(1 / (1 + np.exp(-row[t])))
                         uniform_p.append((counts[other, t] + 0.5) / (samples + 1))
                         truth.append(game.hands[other] >> t & 1)
+                        position.append(kept - 1)
             game.apply(agent.act(view, rng))
     y = np.asarray(truth, dtype=np.float64)
-    return {"network": binary_log_loss(np.asarray(net_p), y),
-            "uniform": binary_log_loss(np.asarray(uniform_p), y),
+    network, uniform = binary_log_loss(np.asarray(net_p), y), binary_log_loss(np.asarray(uniform_p), y)
+    pairs = np.bincount(position)
+    per_position = np.bincount(position, weights=network - uniform)[pairs > 0] / pairs[pairs > 0]
+    mean, half = per_position.mean(), 1.96 * per_position.std(ddof=1) / np.sqrt(per_position.size)
+    return {"network": float(network.mean()), "uniform": float(uniform.mean()), "difference": float(mean),
+            "difference_low": float(mean - half), "difference_high": float(mean + half),
             "held_share": float(y.mean()), "positions": kept, "pairs": int(y.size)}

@@ -1,6 +1,9 @@
 """The optional hand head: an auxiliary loss on the true deal, scored against the uniform sampler."""
 
+import json
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +18,9 @@ from training.config import NetworkConfig, from_dict
 from training.hand_beliefs import binary_log_loss, hand_log_loss, unseen_tiles
 from training.networks import ActorCritic
 from training.ppo import train
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from hand_logloss import main as hand_logloss_script  # noqa: E402
 
 
 def test_hand_head_reads_the_actors_hidden_layer_and_leaves_acting_alone():
@@ -43,11 +49,11 @@ def test_unseen_tiles_are_neither_held_nor_played():
 
 
 def test_binary_log_loss():
-    assert binary_log_loss(np.array([0.5, 0.5]), np.array([0.0, 1.0])) == pytest.approx(math.log(2))
-    assert binary_log_loss(np.array([0.9]), np.array([1.0])) == pytest.approx(-math.log(0.9))
+    losses = binary_log_loss(np.array([0.5, 0.5, 0.9, 0.9]), np.array([0.0, 1.0, 1.0, 0.0]))
+    assert losses == pytest.approx([math.log(2), math.log(2), -math.log(0.9), -math.log(0.1)])
 
 
-def test_run_trains_the_hand_head_below_a_coin_flip(tmp_path):
+def test_run_trains_the_hand_head_below_a_coin_flip(tmp_path, capsys):
     config = from_dict({
         "run_dir": str(tmp_path), "total_steps": 8 * 16 * 16, "eval_interval": 8, "eval_games": 16,
         "game": {"options": {"target_score": None}}, "ppo": {"num_envs": 16, "num_steps": 16, "lr": 3e-3},
@@ -63,6 +69,9 @@ def test_run_trains_the_hand_head_below_a_coin_flip(tmp_path):
     assert scores["positions"] == 20 and scores["pairs"] > 20 * 7
     assert scores["network"] < math.log(2) - 0.02  # the untrained head's logits are about 0: ln 2
     assert 0 < scores["held_share"] < 1 and scores["uniform"] < math.log(2)
+    assert scores["difference_low"] < scores["difference"] < scores["difference_high"]
+    assert hand_logloss_script([str(path), "--positions", "20", "--samples", "20", "--seed", "1"]) == 0
+    assert json.loads(capsys.readouterr().out) == scores  # the command line prints the same figures
 
 
 def test_hand_head_needs_a_batched_engine(tiny_config):
