@@ -129,6 +129,23 @@ def test_bad_input_is_refused():
         DominoTorchRLEnv(num_envs=0)
 
 
+def test_transformed_env_plays_legal_random_moves_with_torchrls_action_mask():
+    """A TransformedEnv copies the action spec, so the mask the env updates never reaches the copy:
+    TorchRL's ``ActionMask`` transform carries ``"action_mask"`` over (docs/vector_envs.md). Without
+    it a random rollout is refused on its first illegal move, and the games stay playable."""
+    from torchrl.envs import StepCounter, TransformedEnv
+    from torchrl.envs.transforms import ActionMask, Compose
+
+    masked = TransformedEnv(DominoTorchRLEnv(num_envs=8, seed=1), Compose(StepCounter(), ActionMask()))
+    data = masked.rollout(60, break_when_any_done=False)
+    assert data["next", "done"].any()
+    assert data["action_mask"].gather(-1, data["action"].unsqueeze(-1)).all()
+    unmasked = TransformedEnv(DominoTorchRLEnv(num_envs=8, seed=1), StepCounter())
+    with pytest.raises(ValueError, match="illegal action"):
+        unmasked.rollout(60, break_when_any_done=False)
+    assert masked.rollout(5, break_when_any_done=False).shape == (8, 5)
+
+
 def _example():
     path = Path(__file__).resolve().parents[2] / "scripts" / "torchrl_ppo.py"
     spec = importlib.util.spec_from_file_location("torchrl_ppo", path)
