@@ -70,16 +70,25 @@ class ActorCritic(nn.Module):
             width = config.hidden_sizes[-1] if config.hidden_sizes else obs_dim
             self.hand_head = layer_init(nn.Linear(width, hands_dim), std=0.01)
 
+    def features(self, obs: torch.Tensor) -> torch.Tensor:
+        """The actor's last hidden layer: what the policy layer and the hand head both read, so an
+        update with the hand head on runs the actor's hidden layers once."""
+        return self.actor[:-1](obs)
+
+    def policy_from(self, features: torch.Tensor, mask: torch.Tensor) -> Categorical:
+        """Policy over legal actions from :meth:`features`; every row of ``mask`` must hold a legal action."""
+        return Categorical(logits=masked_logits(self.actor[-1](features), mask))
+
     def hand_logits(self, obs: torch.Tensor) -> torch.Tensor:
         """The hand head's logits, ``(B, hands_dim)``: seat ``1 .. P-1`` (relative) holds tile ``t``."""
-        return self.hand_head(self.actor[:-1](obs))
+        return self.hand_head(self.features(obs))
 
     def get_value(self, critic_input: torch.Tensor) -> torch.Tensor:
         return self.critic(critic_input).squeeze(-1)
 
     def distribution(self, obs: torch.Tensor, mask: torch.Tensor) -> Categorical:
         """Policy over legal actions only; every row of ``mask`` must hold a legal action."""
-        return Categorical(logits=masked_logits(self.actor(obs), mask))
+        return self.policy_from(self.features(obs), mask)
 
     def get_action_and_value(
         self,

@@ -285,10 +285,11 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
             order = torch.as_tensor(rng.permutation(batch_size), device=device)
             for start in range(0, batch_size, minibatch_size):
                 mb = order[start:start + minibatch_size]
-                mb_critic = torch.cat([b_obs[mb], b_hands[mb]], dim=-1) if centralized else None
-                _, newlogprob, entropy, newvalue = agent.get_action_and_value(
-                    b_obs[mb], b_mask[mb], b_actions[mb], critic_input=mb_critic
-                )
+                mb_critic = torch.cat([b_obs[mb], b_hands[mb]], dim=-1) if centralized else b_obs[mb]
+                features = agent.features(b_obs[mb])  # shared by the policy and the hand head
+                dist = agent.policy_from(features, b_mask[mb])
+                newlogprob, entropy = dist.log_prob(b_actions[mb]), dist.entropy()
+                newvalue = agent.get_value(mb_critic)
                 logratio = newlogprob - b_logprobs[mb]
                 ratio = logratio.exp()
                 with torch.no_grad():
@@ -316,7 +317,7 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
                 loss = pg_loss - hp.ent_coef * entropy_loss + v_loss * hp.vf_coef
                 if hand_coef:
                     hand_loss = nn.functional.binary_cross_entropy_with_logits(
-                        agent.hand_logits(b_obs[mb]), b_hands[mb])
+                        agent.hand_head(features), b_hands[mb])
                     loss = loss + hand_coef * hand_loss
                 optimizer.zero_grad()
                 loss.backward()

@@ -74,6 +74,25 @@ def test_run_trains_the_hand_head_below_a_coin_flip(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) == scores  # the command line prints the same figures
 
 
+def test_the_hand_head_adds_no_pass_through_the_actors_hidden_layers(tmp_path, monkeypatch):
+    """The update feeds the policy layer and the hand head from one trunk pass (it once ran twice)."""
+    calls = []
+    features = ActorCritic.features
+    monkeypatch.setattr(ActorCritic, "features", lambda self, obs: calls.append(1) or features(self, obs))
+
+    def trunk_passes(hand_head_coef: float) -> int:
+        calls.clear()
+        train(from_dict({
+            "run_dir": str(tmp_path / str(hand_head_coef)), "total_steps": 2 * 8 * 8, "eval_interval": 100,
+            "game": {"options": {"target_score": None}}, "ppo": {"num_envs": 8, "num_steps": 8},
+            "network": {"hidden_sizes": [16], "hand_head_coef": hand_head_coef},
+        }), progress=False)
+        return len(calls)
+
+    without_head = trunk_passes(0.0)
+    assert without_head > 0 and trunk_passes(1.0) == without_head
+
+
 def test_hand_head_needs_a_batched_engine(tiny_config):
     tiny_config.network.hand_head_coef = 0.5
     with pytest.raises(ValueError, match="hand_head_coef need a batched engine"):
