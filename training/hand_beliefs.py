@@ -61,25 +61,26 @@ def hand_log_loss(checkpoint: str | Path, positions: int = 500, samples: int = 1
             view = game.view(seat)
             if view.legal_mask.bit_count() > 1 and rng.random() < sample_prob:
                 kept += 1
-                unseen = list(iter_bits(unseen_tiles(view)))
+                unseen = np.fromiter(iter_bits(unseen_tiles(view)), dtype=np.int64)
                 obs, _ = agent.encode(view)
                 with torch.no_grad():
-                    logits = model.hand_logits(torch.as_tensor(obs[None])).numpy()[0]
+                    held = torch.sigmoid(model.hand_logits(torch.as_tensor(obs[None])))[0].numpy()
+                held = held.reshape(num_players - 1, num_tiles)  # row j - 1: the seat j places on
                 counts = np.zeros((num_players, num_tiles))
                 for _ in range(samples):
                     for holder, hand in enumerate(sample_consistent_deal(view, rng)["hands"]):
                         counts[holder, list(hand)] += 1
                 for j in range(1, num_players):
                     other = (seat + j) % num_players
-                    row = logits[(j - 1) * num_tiles:j * num_tiles]
-                    for t in unseen:
-                        net_p.append(1 / (1 + np.exp(-row[t])))
-                        uniform_p.append((counts[other, t] + 0.5) / (samples + 1))
-                        truth.append(game.hands[other] >> t & 1)
-                        position.append(kept - 1)
+                    net_p.append(held[j - 1, unseen])
+                    uniform_p.append((counts[other, unseen] + 0.5) / (samples + 1))
+                    truth.append(game.hands[other] >> unseen & 1)
+                    position.append(np.full(unseen.size, kept - 1))
             game.apply(agent.act(view, rng))
-    y = np.asarray(truth, dtype=np.float64)
-    network, uniform = binary_log_loss(np.asarray(net_p), y), binary_log_loss(np.asarray(uniform_p), y)
+    y = np.concatenate(truth).astype(np.float64)
+    network = binary_log_loss(np.concatenate(net_p).astype(np.float64), y)
+    uniform = binary_log_loss(np.concatenate(uniform_p), y)
+    position = np.concatenate(position)
     pairs = np.bincount(position)
     per_position = np.bincount(position, weights=network - uniform)[pairs > 0] / pairs[pairs > 0]
     mean, half = per_position.mean(), 1.96 * per_position.std(ddof=1) / np.sqrt(per_position.size)
