@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from domino_env.bots.base import load_network, register_bot
+from domino_env.bots.base import register_bot
 from domino_env.bots.determinize import sample_world
+from domino_env.bots.guidance import SearchGuidance
 from domino_env.bots.line_solver import LineSolver, margin
-from domino_env.rules.conventions import check_choice
 from domino_env.rules.line import LineGame, LineView
 from domino_env.tiles import iter_bits
 
@@ -117,7 +117,7 @@ class GreedyLineAgent:
         return draw if view.legal_mask >> draw & 1 else draw + 1
 
 
-ROLLOUTS = ("greedy", "auto", "network")
+SCRIPTED_ROLLOUTS = ("greedy", "auto")
 # Solve exactly once nothing is drawable and at most this many tiles are in hands. 14 covers a
 # whole Block 2p round (7 + 7): its full game tree is a few thousand positions, ~50-80 ms to solve.
 EXACT_TILES = 14
@@ -142,37 +142,21 @@ class LineSearchAgent:
     draws while it can play (a drawn tile adds pips, and at budget 40 in Draw 3p the search that
     weighed drawing lost to greedy: -1.75 [-3.93, +0.43] points per round over 40 deals).
 
-    ``network`` (a trained checkpoint's path, loaded by the ``checkpoint`` bot) guides the search:
-    the rollout policy (``rollout`` defaults to ``"network"`` then), the candidate order and ties
-    (its logits instead of greedy's score), ``top_moves`` (search only its most probable moves) and
-    ``leaf_plies`` (after that many rollout moves, stop at the next move of a seat of the searching
-    side and take the critic's expected margin instead of playing on). The network only ever reads
-    the view of the seat to move in the sampled world, encoded as it was trained.
+    ``network`` (a trained checkpoint's path) guides the search: the rollout policy (``rollout``
+    defaults to ``"network"`` then), the candidate order and ties (its logits instead of greedy's
+    score), ``top_moves`` and ``leaf_plies`` (``domino_env.bots.guidance``).
     """
 
     def __init__(self, budget: int = 200, rollout: str | None = None, exact_tiles: int = EXACT_TILES,
                  network: str | None = None, top_moves: int | None = None, leaf_plies: int | None = None):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
-        rollout = rollout or ("network" if network else "greedy")
-        check_choice("rollout", rollout, ROLLOUTS)
-        if network is None and (rollout == "network" or top_moves is not None or leaf_plies is not None):
-            raise ValueError("rollout='network', top_moves and leaf_plies need network=<checkpoint path>")
-        if top_moves is not None and top_moves < 1:
-            raise ValueError(f"top_moves must be at least 1 (or None: every move), got {top_moves}")
-        if leaf_plies is not None and leaf_plies < 0:
-            raise ValueError(f"leaf_plies must be at least 0 (or None: no leaf values), got {leaf_plies}")
+        self.guidance = SearchGuidance("dominoes", SCRIPTED_ROLLOUTS, network, rollout, top_moves, leaf_plies)
         self.budget = budget
-        self.rollout = rollout
         self.exact_tiles = exact_tiles
-        self.top_moves = top_moves
-        self.leaf_plies = leaf_plies
+        self.network = self.guidance.network
         self._greedy = GreedyLineAgent()
-        self.network = None if network is None else load_network("dominoes", network)
-        refusal = leaf_plies is not None and self.network.values_refusal()
-        if refusal:
-            raise ValueError(f"leaf_plies: {refusal}")
-        self._rollout_agent = self.network if rollout == "network" else self._greedy
+        self._rollout_agent = self.network if self.guidance.rollout == "network" else self._greedy
 
     def evaluate(self, game: LineGame, side: int, rng: np.random.Generator, solver: LineSolver) -> float:
         """``side``'s round margin: rollout moves, then the exact solution of the endgame (or the
@@ -181,10 +165,10 @@ class LineSearchAgent:
         while not game.is_terminal:
             if solvable(game, self.exact_tiles):
                 return solver.margin_of(solver.position(game), side)
-            at_leaf = self.leaf_plies is not None and plies >= self.leaf_plies
-            if at_leaf and game.config.side_of(game.current) == side:
-                return self.network.value(game.view(game.current))
-            if self.rollout == "auto":
+            leaf = self.guidance.leaf_value(game, plies, game.config.side_of(game.current) == side)
+            if leaf is not None:
+                return leaf
+            if self.guidance.rollout == "auto":
                 game.apply(game.auto_move())
             else:
                 game.apply(self._rollout_agent.act(game.view(game.current), rng))
@@ -196,13 +180,10 @@ class LineSearchAgent:
         """The moves to search, preferred first (ties go to the first): every placement (every
         legal move when none) by greedy's score, or by the network's logits, cut to ``top_moves``."""
         legal = list(iter_bits(placement_mask(view) or view.legal_mask))  # never draws while it can play
-        if len(legal) == 1:
-            return legal
-        if self.network is None:
+        if len(legal) > 1 and self.network is None:
             greedy = self._greedy.scores(view)
-            return sorted(legal, key=lambda a: -greedy.get(a, -math.inf))
-        logits = self.network.logits(view)
-        return sorted(legal, key=lambda a: -logits[a])[: self.top_moves]
+            return self.guidance.ranked(view, legal, lambda a: greedy.get(a, -math.inf))
+        return self.guidance.ranked(view, legal)
 
     def act(self, view: LineView, rng: np.random.Generator) -> int:
         candidates = self.candidates(view)

@@ -16,6 +16,7 @@ import numpy as np
 
 from domino_env.bots.base import register_bot
 from domino_env.bots.determinize import sample_world
+from domino_env.bots.guidance import SearchGuidance
 from domino_env.rules.conventions import check_choice
 from domino_env.rules.texas42 import (
     BID,
@@ -175,7 +176,7 @@ def alphabeta(game: Texas42Game, seat: int, alpha: float = -math.inf, beta: floa
 
 
 EXACT_TILES = 12  # play phase: solve exactly once at most this many tiles are in hands (3 tricks)
-BIDDING = ("heuristic", "simulate")
+BIDDING = ("heuristic", "simulate", "network")
 MAKE_RATE = 0.6  # bid when the simulated make rate reaches this (see Texas42SearchAgent)
 
 
@@ -187,11 +188,12 @@ class Texas42SearchAgent:
     decision in all; a forced move is played without search.
 
     - **Play and trump call**: each candidate tile (or declaration) is made in the world, the hand
-      is played on by the heuristic for every seat until at most ``exact_tiles`` tiles are left in
-      hands, and that endgame is solved exactly (``alphabeta`` on ``team_value``: the contract's
-      marks, count points breaking ties). The best mean value is played.
+      is played on by the rollout policy (the heuristic, or the network) for every seat until at
+      most ``exact_tiles`` tiles are left in hands, and that endgame is solved exactly (``alphabeta``
+      on ``team_value``: the contract's marks, count points breaking ties). The best mean value is
+      played.
     - **Bidding** (``bidding="simulate"``, the default): in ``budget`` worlds the seat is made the
-      declarer at the cheapest legal point bid and the hand is played out by the heuristic under
+      declarer at the cheapest legal point bid and the hand is played out by the rollout policy under
       every trump; the trump with the best mean points is kept (``make_rate``). A point bid wins or
       loses one mark, so bidding is worth ``2p - 1`` marks against about 0 for passing (the hand
       goes to a contract decided by others) and a higher bid wins no more while making less: the
@@ -203,29 +205,46 @@ class Texas42SearchAgent:
       at seed 0 over 80 hands +0.15 [+0.02, +0.28] (docs/results.md). The
       former simulated bidder (highest level any trump made in half of 8 worlds, the best of eight
       noisy rates) lost: -0.18 [-0.35, -0.02] at budget 64.
-      Limits: the simulation assumes the others play the heuristic; Nello, Sevens, Plunge and bids
-      above one mark are left to the heuristic.
+      Limits: the simulation assumes the others play the rollout policy; Nello, Sevens, Plunge and
+      bids above one mark are left to the heuristic. ``bidding="network"`` takes the network's bid.
+
+    ``network`` (a trained checkpoint's path) guides the search: the rollout policy of the play, the
+    trump call and the simulated auction (``rollout`` defaults to ``"network"`` then), the candidate
+    order and ties (its logits), ``top_moves`` and ``leaf_plies`` (``domino_env.bots.guidance``).
     """
 
-    def __init__(self, budget: int = 64, exact_tiles: int = EXACT_TILES, bidding: str = "simulate"):
+    def __init__(self, budget: int = 64, exact_tiles: int = EXACT_TILES, bidding: str = "simulate",
+                 network: str | None = None, rollout: str | None = None, top_moves: int | None = None,
+                 leaf_plies: int | None = None):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
         check_choice("bidding", bidding, BIDDING)
+        if bidding == "network" and network is None:
+            raise ValueError("bidding='network' needs network=<checkpoint path>")
+        self.guidance = SearchGuidance("texas42", ("heuristic",), network, rollout, top_moves, leaf_plies)
         self.budget = budget
         self.bidding = bidding
         self.exact_tiles = exact_tiles
         self.heuristic = HeuristicTexas42Agent()
+        self.network = self.guidance.network
+        self._rollout_agent = self.network if self.guidance.rollout == "network" else self.heuristic
 
     def _playout(self, game: Texas42Game, rng: np.random.Generator) -> None:
         while not game.is_terminal:
-            game.apply(self.heuristic.act(game.view(game.current_player), rng))
+            game.apply(self._rollout_agent.act(game.view(game.current_player), rng))
 
     def evaluate(self, game: Texas42Game, seat: int, rng: np.random.Generator) -> float:
-        """``team_value`` for ``seat``: heuristic moves, then the exact value of the endgame."""
+        """``team_value`` for ``seat``: rollout moves, then the exact value of the endgame (or the
+        network's value once ``leaf_plies`` rollout moves are played)."""
+        plies = 0
         while not game.is_terminal:
             if game.phase == PLAY_PHASE and sum(h.bit_count() for h in game.hands) <= self.exact_tiles:
                 return alphabeta(game, seat)
-            game.apply(self.heuristic.act(game.view(game.current_player), rng))
+            leaf = self.guidance.leaf_value(game, plies, game.current_player % 2 == seat % 2)
+            if leaf is not None:
+                return leaf
+            game.apply(self._rollout_agent.act(game.view(game.current_player), rng))
+            plies += 1
         return team_value(game, seat)
 
     def make_rate(self, view: Texas42View, bid: int, rng: np.random.Generator) -> float:
@@ -268,10 +287,15 @@ class Texas42SearchAgent:
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         if view.phase == BID:
-            return self._bid(view, rng) if self.bidding == "simulate" else self.heuristic.act(view, rng)
+            if self.bidding == "simulate":
+                return self._bid(view, rng)
+            return (self.network if self.bidding == "network" else self.heuristic).act(view, rng)
         candidates = list(iter_bits(legal))
         if view.phase == DECLARE:
             candidates = [a for a in candidates if TRUMP <= a <= TRUMP_DOUBLES] or candidates
+        candidates = self.guidance.ranked(view, candidates)  # the network's order (and ties), if any
+        if len(candidates) == 1:
+            return candidates[0]
         totals = np.zeros(len(candidates))
         for _ in range(max(1, self.budget // len(candidates))):
             world = sample_world(view, rng)

@@ -1,5 +1,6 @@
-"""The line-game search guided by a trained network (``make_bot("dominoes", "search", network=...)``):
-legal and reproducible, bad values refused, the critic as leaf value, and stronger than random."""
+"""The search bots guided by a trained network (``make_bot(game, "search", network=...)``, line games
+and Texas 42): legal and reproducible, bad values refused, the critic as leaf value, the network's
+move order, and stronger than random."""
 
 from __future__ import annotations
 
@@ -16,6 +17,14 @@ from domino_env.bots.determinize import sample_world  # noqa: E402
 from domino_env.bots.line_solver import LineSolver  # noqa: E402
 from domino_env.evaluation import AgentSpec, GameSetup, evaluate  # noqa: E402
 from domino_env.rules.line import LineConfig, LineGame  # noqa: E402
+from domino_env.rules.texas42 import (  # noqa: E402
+    DECLARE,
+    PLAY_PHASE,
+    TRUMP,
+    TRUMP_DOUBLES,
+    Texas42Config,
+    Texas42Game,
+)
 
 BLOCK2P = str(baseline_path("Block2p"))
 GUIDED = [
@@ -93,5 +102,94 @@ def test_guided_search_beats_random_on_duplicate_deals() -> None:
     agents = [AgentSpec("guided", "search", {"budget": 4, "network": BLOCK2P, "exact_tiles": 0}),
               AgentSpec("random", "random")]
     result = evaluate(GameSetup("dominoes", {"variant": "block"}), agents, 30, seed=11)
+    guided = next(row for row in result.summary if row["agent"] == "guided")
+    assert guided["margin"][1] > 0, guided
+
+
+TEXAS42 = str(baseline_path("Texas42"))
+TEXAS_GUIDED = [
+    {"budget": 4, "network": TEXAS42, "exact_tiles": 0},  # network rollouts and simulated bids
+    {"budget": 4, "network": TEXAS42, "top_moves": 2, "bidding": "network"},
+    {"budget": 4, "network": TEXAS42, "rollout": "heuristic", "leaf_plies": 3, "bidding": "heuristic"},
+]
+
+
+def play_texas42_hand(agent, seed: int) -> None:
+    """``agent`` on seats 0 and 2, the heuristic on 1 and 3, for one hand: each of the agent's moves
+    legal and the same from a copied generator. (The shipped network passes every opening bid, so
+    on all four seats with ``bidding="network"`` the hand would be dealt again forever.)"""
+    game = Texas42Game(Texas42Config(), np.random.default_rng(seed))
+    heuristic = make_bot("texas42", "heuristic")
+    rng = np.random.default_rng(seed + 100)
+    while not game.is_terminal:
+        view = game.view(game.current_player)
+        if view.seat % 2:
+            game.apply(heuristic.act(view, rng))
+            continue
+        replay = copy.deepcopy(rng)
+        action = agent.act(view, rng)
+        assert type(action) is int and game.legal_mask() >> action & 1
+        assert agent.act(view, replay) == action
+        game.apply(action)
+
+
+@pytest.mark.parametrize("kwargs", TEXAS_GUIDED, ids=options_id)
+def test_texas42_guided_search_plays_legal_moves_reproducibly(kwargs: dict) -> None:
+    play_texas42_hand(make_bot("texas42", "search", **kwargs), seed=3)
+
+
+def test_texas42_guided_search_with_one_top_move_plays_the_networks_move() -> None:
+    """``top_moves=1`` leaves the network's most probable move as the only candidate in play and
+    trump calls; with ``bidding="network"`` the auction is the network's too."""
+    agent = make_bot("texas42", "search", budget=4, network=TEXAS42, top_moves=1, bidding="network")
+    heuristic = make_bot("texas42", "heuristic")  # on seats 1 and 3: somebody bids (see above)
+    for seed in range(2):
+        game = Texas42Game(Texas42Config(), np.random.default_rng(seed))
+        rng = np.random.default_rng(seed)
+        while not game.is_terminal:
+            view = game.view(game.current_player)
+            if view.seat % 2:
+                game.apply(heuristic.act(view, rng))
+                continue
+            expected = agent.network.act(view, rng)
+            if game.phase == DECLARE:  # the search calls trumps only: the network's favourite trump
+                logits = agent.network.logits(view)
+                expected = max(range(TRUMP, TRUMP_DOUBLES + 1), key=lambda a: logits[a])
+            assert agent.act(view, rng) == expected
+            game.apply(expected)
+
+
+def test_texas42_leaf_values_are_the_critics_marks_for_the_searching_team() -> None:
+    agent = make_bot("texas42", "search", network=TEXAS42, leaf_plies=0, exact_tiles=0)
+    heuristic = make_bot("texas42", "heuristic")
+    game = Texas42Game(Texas42Config(), np.random.default_rng(5))
+    rng = np.random.default_rng(0)
+    while game.phase != PLAY_PHASE:
+        game.apply(heuristic.act(game.view(game.current_player), rng))
+    world = sample_world(game.view(game.current_player), np.random.default_rng(4))
+    seat = world.current_player
+    expected = agent.network.value(world.view(seat))
+    assert agent.evaluate(world.clone(), seat, rng) == pytest.approx(expected)
+    after = world.clone()  # the other team waits one move, then its own seat's view is scored
+    after.apply(agent.network.act(after.view(seat), rng))
+    expected = agent.network.value(after.view(after.current_player))
+    assert agent.evaluate(world.clone(), (seat + 1) % 4, rng) == pytest.approx(expected)
+
+
+def test_texas42_guided_search_refuses_bad_values() -> None:
+    with pytest.raises(ValueError, match="bidding='network' needs network=<checkpoint path>"):
+        make_bot("texas42", "search", bidding="network")
+    with pytest.raises(ValueError, match="need network=<checkpoint path>"):
+        make_bot("texas42", "search", leaf_plies=2)
+    with pytest.raises(ValueError, match="trained on 'dominoes', not 'texas42'"):
+        make_bot("texas42", "search", network=BLOCK2P)
+    with pytest.raises(ValueError, match=r"rollout must be one of \('heuristic', 'network'\)"):
+        make_bot("texas42", "search", network=TEXAS42, rollout="greedy")
+
+
+def test_texas42_guided_search_beats_random_on_duplicate_deals() -> None:
+    agents = [AgentSpec("guided", "search", {"budget": 2, "network": TEXAS42, "exact_tiles": 0}),
+              AgentSpec("random", "random")]
+    result = evaluate(GameSetup("texas42", {}), agents, 12, seed=11)
     guided = next(row for row in result.summary if row["agent"] == "guided")
     assert guided["margin"][1] > 0, guided
