@@ -249,7 +249,7 @@ class Texas42SearchAgent:
 
     def make_rate(self, view: Texas42View, bid: int, rng: np.random.Generator) -> float:
         """How often the seat makes ``bid`` when it wins the auction at that bid and declares the
-        trump with the best mean points, over ``budget`` sampled worlds played out by the heuristic.
+        trump with the best mean points, over ``budget`` sampled worlds played out by the rollout policy.
 
         The trump is chosen by mean points over all the worlds, not per bid level: the best of
         eight make rates each estimated from a few worlds is biased upwards, and so overbids."""
