@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -136,6 +137,12 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
     num_envs, num_steps = hp.num_envs, hp.num_steps
     steps_per_iteration = num_envs * num_steps
     num_iterations = max(1, config.total_steps // steps_per_iteration)
+    harness_period = config.eval_interval * config.harness_every
+    if config.harness_every and harness_period > num_iterations:
+        warnings.warn(f"harness_every={config.harness_every} counts evaluations, each eval_interval="
+                      f"{config.eval_interval} iterations apart: one harness evaluation every "
+                      f"{harness_period} iterations, more than the run's {num_iterations}, so it plays "
+                      "only at the end", stacklevel=2)
 
     torch.manual_seed(config.seed)  # network initialisation
 
@@ -342,7 +349,6 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
             record["eval_win_rate_vs_random"] = win_rate_vs_random(
                 agent, make_game, sides, config.eval_games, torch_seed, device
             )
-            harness_period = config.eval_interval * config.harness_every
             if config.harness_every and (iteration % harness_period == 0 or last):
                 record.update(harness_evaluation(agent, config, global_step))
         record["elapsed_s"] = elapsed_before + time.time() - start_time  # in WALL_CLOCK_KEYS

@@ -119,3 +119,17 @@ def test_smoke_config_beats_random_in_block_2p(tmp_path):
     config = load_config(SMOKE, [f"run_dir={tmp_path}", "eval_games=2048"])
     result = train(config, progress=False)
     assert result.history[-1]["eval_win_rate_vs_random"] > 0.56  # ~4 standard errors above 0.52
+
+
+
+def test_a_harness_period_longer_than_the_run_is_reported(tmp_path):
+    """harness_every counts evaluations, not iterations: a period past the run's length means the
+    harness plays only once, at the end, and the trainer says so instead of leaving no curve."""
+    config = from_dict({
+        "run_dir": str(tmp_path), "total_steps": 2 * 16 * 16, "eval_interval": 1, "eval_games": 16,
+        "harness_every": 3, "harness_deals": 1, "game": {"options": {"target_score": None}},
+        "ppo": {"num_envs": 16, "num_steps": 16}, "network": {"hidden_sizes": [16]},
+    })
+    with pytest.warns(UserWarning, match="one harness evaluation every 3 iterations, more than the run's 2"):
+        result = train(config, progress=False)
+    assert [h["iteration"] for h in result.history if "harness_win_rate_vs_greedy" in h] == [2]
