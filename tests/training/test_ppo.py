@@ -121,7 +121,6 @@ def test_smoke_config_beats_random_in_block_2p(tmp_path):
     assert result.history[-1]["eval_win_rate_vs_random"] > 0.56  # ~4 standard errors above 0.52
 
 
-
 def test_a_harness_period_longer_than_the_run_is_reported(tmp_path):
     """harness_every counts evaluations, not iterations: a period past the run's length means the
     harness plays only once, at the end, and the trainer says so instead of leaving no curve."""
