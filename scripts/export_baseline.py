@@ -5,6 +5,9 @@
 Writes ``domino_env/baselines/<task>.pt`` (the policy only, float16 weights, loaded with
 ``weights_only=True``) and ``<task>.json``: the training config, how long it trained, its last
 batched evaluation against random, and its leaderboard row on the task's protocol (``--deals``).
+A run trained with the oracle critic (``network.centralized_critic``) ships with a critic of the seat's
+view fitted after training in its place (``training.view_critic``), so that the network-guided search
+can use its values; the fit's explained variance is recorded.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -20,6 +24,7 @@ from domino_env.benchmarks import TASKS, baseline_path, get_task  # noqa: E402
 from domino_env.evaluation import AgentSpec  # noqa: E402
 from domino_env.leaderboard import score_agent  # noqa: E402
 from training.checkpoints import export_policy, load_checkpoint  # noqa: E402
+from training.view_critic import fit_view_critic  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,9 +37,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     task = get_task(args.task)
-    history = load_checkpoint(args.run).get("history") or [{}]
+    checkpoint = load_checkpoint(args.run)
+    history = checkpoint.get("history") or [{}]
     target = baseline_path(task.name)
-    policy = export_policy(args.run, target)
+    view_critic = None
+    with tempfile.TemporaryDirectory() as scratch:
+        source = args.run
+        if checkpoint["config"]["network"].get("centralized_critic"):
+            source = Path(scratch) / "view_critic.pt"
+            view_critic = fit_view_critic(args.run, source).__dict__
+            print(f"fitted a critic of the seat's view in place of the oracle critic: {view_critic}")
+        policy = export_policy(source, target)
     row = score_agent(task, AgentSpec("trained", "trained", {"task": task.name}), args.deals, args.workers)
     del row["wins"], row["games"]
     record = {
@@ -44,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                      "seconds": round(policy["elapsed_s"], 1),
                      "last_eval_win_rate_vs_random": history[-1].get("eval_win_rate_vs_random")},
         "evaluation": row,
+        "view_critic": view_critic,
     }
     target.with_suffix(".json").write_text(json.dumps(record, indent=1) + "\n")
     print(f"wrote {target} ({target.stat().st_size / 1024:.0f} KiB) and {target.with_suffix('.json').name}")
