@@ -17,7 +17,8 @@ def test_baselines_are_shipped_small_with_their_record() -> None:
     assert SHIPPED, "no trained baseline is shipped"
     for name in SHIPPED:
         path = baseline_path(name)
-        assert path.stat().st_size < 1_000_000
+        # float16 weights: the largest, Texas42's 512-256 actor and critic, is about 1.3 MB
+        assert path.stat().st_size < 2_000_000, (name, path.stat().st_size)
         record = json.loads(path.with_suffix(".json").read_text())
         assert record["task"] == name and record["config"]["game"]["name"] == TASKS[name].game
         assert record["evaluation"]["agent"]["label"] == "trained"

@@ -116,8 +116,9 @@ TEXAS_GUIDED = [
 
 def play_texas42_hand(agent, seed: int) -> None:
     """``agent`` on seats 0 and 2, the heuristic on 1 and 3, for one hand: each of the agent's moves
-    legal and the same from a copied generator. (The shipped network passes every opening bid, so
-    on all four seats with ``bidding="network"`` the hand would be dealt again forever.)"""
+    legal and the same from a copied generator. (A network that passes every opening bid, as an
+    earlier shipped one did, would on all four seats with ``bidding="network"`` have the hand dealt
+    again forever; the heuristic team always lets the hand start.)"""
     game = Texas42Game(Texas42Config(), np.random.default_rng(seed))
     heuristic = make_bot("texas42", "heuristic")
     rng = np.random.default_rng(seed + 100)
