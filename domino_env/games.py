@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from domino_env.rewards import EPISODES, REWARDS, TEXAS42_REWARDS
 from domino_env.rules.conventions import check_choice
 from domino_env.rules.line import LineConfig, LineGame
+from domino_env.rules.rewards import EPISODES, REWARDS, TEXAS42_REWARDS
 from domino_env.rules.texas42 import BID, Texas42Config, Texas42Game
 
 
@@ -98,7 +98,7 @@ class Game:
     """why the self-play trainer cannot train a config (``None``: it can)"""
     renderer: str | None = None
     """``module:function`` drawing a seat's view as an ``H x W x 3`` uint8 frame of one size per
-    config (``render_mode="rgb_array"``: ``domino_env.render``)"""
+    config (``render_mode="rgb_array"``: ``domino_env.frontends.render``)"""
 
     # ----- rules ----------------------------------------------------------------------------------
     def config(self, **options: Any) -> Any:
@@ -195,7 +195,7 @@ _LINE_OPTIONS = frozenset(LineConfig.__dataclass_fields__) | {"episode", "reward
 
 
 def _line_config(options: Mapping[str, Any]) -> LineConfig:
-    """RULES.md 2.1's options plus ``episode`` (``round``: one round; ``match``: to ``target_score``)."""
+    """docs/rules.md 2.1's options plus ``episode`` (``round``: one round; ``match``: to ``target_score``)."""
     unknown = set(options) - _LINE_OPTIONS
     if unknown:
         raise ValueError(f"unknown line-game option(s) {sorted(unknown)}; known: {sorted(_LINE_OPTIONS)}")
@@ -223,7 +223,7 @@ def _line_outcome(engine: LineGame, whole_match: bool) -> Outcome:
 
 DOMINOES = register_game(Game(
     name="dominoes",
-    title="Block and Draw dominoes (RULES.md 2)",
+    title="Block and Draw dominoes (docs/rules.md 2)",
     config_from_options=_line_config,
     config_type=LineConfig,
     engine=LineGame,
@@ -249,13 +249,14 @@ DOMINOES = register_game(Game(
     ),
     vector_engine="domino_env.vector.line:VectorLineGame",
     vector_plays=lambda config: True,
-    renderer="domino_env.render:draw_line_view",
+    renderer="domino_env.frontends.render:draw_line_view",
 ))
 
 
 # ----- Texas 42 and its variants -----------------------------------------------------------------------
 def _texas42_config(options: Mapping[str, Any]) -> Texas42Config:
-    """RULES.md 3.1's options (``Texas42Config.make``; ``episode``: ``hand`` or ``game``) plus ``reward``."""
+    """docs/rules.md 3.1's options (``Texas42Config.make``; ``episode``: ``hand`` or ``game``) plus
+    ``reward``."""
     rules = dict(options)
     check_choice("reward", rules.pop("reward", TEXAS42_REWARDS[0]), TEXAS42_REWARDS)
     return Texas42Config.make(**rules)
@@ -277,7 +278,7 @@ def _texas42_trainable(config: Texas42Config) -> str | None:
 
 TEXAS42 = register_game(Game(
     name="texas42",
-    title="Texas 42 and its variants (RULES.md 3)",
+    title="Texas 42 and its variants (docs/rules.md 3)",
     config_from_options=_texas42_config,
     config_type=Texas42Config,
     engine=Texas42Game,
@@ -309,5 +310,5 @@ TEXAS42 = register_game(Game(
     vector_engine="domino_env.vector.texas42:VectorTexas42Game",
     vector_plays=lambda config: config.num_players == 4,
     trainable=_texas42_trainable,
-    renderer="domino_env.render:draw_texas42_view",
+    renderer="domino_env.frontends.render:draw_texas42_view",
 ))

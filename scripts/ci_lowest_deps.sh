@@ -45,7 +45,7 @@ import tempfile
 
 from torch.utils.tensorboard import SummaryWriter
 
-from training.config import load_config
+from domino_env_training.config import load_config
 
 for path in sorted(pathlib.Path("configs").glob("*.yaml")):
     load_config(path)

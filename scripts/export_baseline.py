@@ -6,25 +6,23 @@ Writes ``domino_env/baselines/<task>.pt`` (the policy only, float16 weights, loa
 ``weights_only=True``) and ``<task>.json``: the training config, how long it trained, its last
 batched evaluation against random, and its leaderboard row on the task's protocol (``--deals``).
 A run trained with the oracle critic (``network.centralized_critic``) ships with a critic of the seat's
-view fitted after training in its place (``training.view_critic``), so that the network-guided search
-can use its values; the fit's explained variance is recorded.
+view fitted after training in its place (``domino_env_training.view_critic``), so that the
+network-guided search can use its values; the fit's explained variance is recorded.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from domino_env_training.checkpoints import export_policy, load_checkpoint
+from domino_env_training.view_critic import fit_view_critic
 
-from domino_env.benchmarks import TASKS, baseline_path, get_task  # noqa: E402
-from domino_env.evaluation import AgentSpec  # noqa: E402
-from domino_env.leaderboard import score_agent  # noqa: E402
-from training.checkpoints import export_policy, load_checkpoint  # noqa: E402
-from training.view_critic import fit_view_critic  # noqa: E402
+from domino_env.evaluation import AgentSpec
+from domino_env.evaluation.ladder import score_agent
+from domino_env.evaluation.tasks import TASKS, baseline_path, get_task
 
 
 def main(argv: list[str] | None = None) -> int:

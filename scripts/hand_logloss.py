@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from training.hand_beliefs import hand_log_loss
+from domino_env_training.hand_beliefs import hand_log_loss
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,9 +16,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from domino_env_training.config import ConfigError, load_config
+from domino_env_training.ppo import train
+
 from domino_env.evaluation import GameSetup, evaluate
-from training.config import ConfigError, load_config
-from training.ppo import train
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,8 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from training.checkpoints import CheckpointError, load_checkpoint
-from training.curves import harness_keys, plot_strength_curves
+from domino_env_training.checkpoints import CheckpointError, load_checkpoint
+from domino_env_training.curves import harness_keys, plot_strength_curves
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,16 +13,13 @@ game. Prints each agent's mean seconds per move and its ratio to the first agent
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from scripts.evaluate import _option
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from domino_env.evaluation import AgentSpec, GameSetup, build_agents  # noqa: E402
-from scripts.evaluate import _option  # noqa: E402
+from domino_env.evaluation import AgentSpec, GameSetup, build_agents
 
 
 def time_agents(setup: GameSetup, specs: list[AgentSpec], games: int, seed: int) -> np.ndarray:

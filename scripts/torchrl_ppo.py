@@ -9,7 +9,7 @@ One policy plays every seat (observations are seat-relative). TorchRL supplies t
 ``env.rollout`` collects, ``ClipPPOLoss`` is the objective. Advantages are not TorchRL's GAE, which
 runs along the batch's time axis: in a turn-based game consecutive steps belong to different seats,
 so GAE runs along each seat's own decisions, crediting a seat with every reward it received until
-its next decision (``training.rollout.per_seat_gae``, the project trainer's function). Each
+its next decision (``domino_env_training.rollout.per_seat_gae``, the project trainer's function). Each
 iteration deals fresh games; decisions whose outcome the rollout did not reach are left out.
 """
 
@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 import torch
+from domino_env_training.rollout import per_seat_gae
 from tensordict.nn import TensorDictModule
 from torch import nn
 from torchrl.modules import MLP, MaskedCategorical, ProbabilisticActor, ValueOperator
 from torchrl.objectives import ClipPPOLoss
 
 from domino_env.integrations.torchrl import DominoTorchRLEnv
-from training.rollout import per_seat_gae
 
 BLOCK_2P = {"variant": "block", "num_players": 2}
 

@@ -16,10 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from training.config import ConfigError  # noqa: E402
-from training.rllib.config import load_config  # noqa: E402
+from domino_env_training.config import ConfigError
+from domino_env_training.rllib.config import load_config
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(args.config, overrides)
     except ConfigError as err:
         parser.error(str(err))
-    from training.rllib.selfplay import evaluate_checkpoint, train  # imports Ray
+    from domino_env_training.rllib.selfplay import evaluate_checkpoint, train  # imports Ray
 
     result = train(config, address=args.address, progress=not args.no_progress)
     print(

@@ -15,7 +15,7 @@ from domino_env.rules.texas42 import (
     Texas42Config,
     Texas42Game,
 )
-from domino_env.tiles import iter_bits, tile_set
+from domino_env.rules.tiles import iter_bits, tile_set
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None)
 

@@ -24,11 +24,11 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from domino_env.beliefs import determinize
 from domino_env.bots import available_bots, make_bot
 from domino_env.encoders.base import available_encoders, get_encoder
 from domino_env.games import available_games, game_of_config, get_game
-from domino_env.tiles import iter_bits
+from domino_env.rules.tiles import iter_bits
+from domino_env.search.beliefs import determinize
 from domino_env.vector import sample_legal
 
 

@@ -11,10 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import torch
-
-from training.checkpoints import CheckpointError, load_checkpoint, require_keys
-from training.config import Config, ConfigError, from_dict
-from training.networks import ActorCritic
+from domino_env_training.checkpoints import CheckpointError, load_checkpoint, require_keys
+from domino_env_training.config import Config, ConfigError, from_dict
+from domino_env_training.networks import ActorCritic
 
 
 class PolicyAgent:

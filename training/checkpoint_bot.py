@@ -4,7 +4,7 @@ shipped baseline of a benchmark task: ``make_bot(game, "trained")`` (``task=`` n
 It lives with the trainer so that ``domino_env`` never imports ``training``; ``domino_env.bots``
 finds it through the ``domino_env.bots`` entry point declared in pyproject.toml. The agent encodes
 its seat's view with the encoder the checkpoint records (``observation_encoder``) and plays
-``training.agent.PolicyAgent`` on it; a checkpoint of another game, or one that does not name its
+``domino_env_training.agent.PolicyAgent`` on it; a checkpoint of another game, or one that does not name its
 encoder, is refused. The same agent guides the search bots (``make_bot(game, "search",
 network=path)``): ``logits`` and ``value`` give its policy and critic on one seat's view.
 """
@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 import torch
+from domino_env_training.agent import PolicyAgent
 
-from domino_env.benchmarks import baseline_path, get_task, task_of_config
 from domino_env.bots.base import ANY_GAME, register_bot
 from domino_env.encoders.base import get_encoder
-from training.agent import PolicyAgent
+from domino_env.evaluation.tasks import baseline_path, get_task, task_of_config
 
 
 class CheckpointAgent:

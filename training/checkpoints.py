@@ -17,8 +17,9 @@ file holding other objects they advise ``weights_only=False``, which would run t
 Checkpoints written before the checksum (a bare payload) still load, with a warning
 (docs/decisions.md, "Trainer").
 
-A training checkpoint (``training.ppo``) holds: ``config`` (dict), ``obs_dim``, ``num_actions``,
-``observation_encoder`` (the encoder name its network reads, ``training.rollout.OBSERVATION_ENCODER``),
+A training checkpoint (``domino_env_training.ppo``) holds: ``config`` (dict), ``obs_dim``,
+``num_actions``, ``observation_encoder`` (the encoder name its network reads,
+``domino_env_training.rollout.OBSERVATION_ENCODER``),
 ``critic_dim`` (the critic's input width: larger than ``obs_dim`` with a centralized critic),
 ``model`` and ``optimizer`` state dicts, ``iteration``, ``global_step``, ``elapsed_s``, ``pool``
 (entries with snapshot weights and results) and ``history`` (per-iteration metrics). There is no
@@ -174,7 +175,7 @@ def _tensors(node: Any, prefix: str) -> Iterator[tuple[str, torch.Tensor]]:
 
 POLICY_KEYS = ("config", "obs_dim", "num_actions", "observation_encoder", "critic_dim", "hands_dim", "model",
                "iteration", "global_step", "elapsed_s")
-"""What a playing policy needs (``training.agent.PolicyAgent``) and what says how it was trained: a
+"""What a playing policy needs (``domino_env_training.agent.PolicyAgent``) and what says how it was trained: a
 training checkpoint without its optimizer, opponent pool and history."""
 
 

@@ -20,14 +20,15 @@ import math
 import re
 import typing
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
+from domino_env_training.scripted import scripted_opponents
 
-from domino_env.benchmarks import EVALUATION_SEEDS
+from domino_env.evaluation.tasks import EVALUATION_SEEDS
 from domino_env.games import Game, available_games, get_game
-from training.scripted import scripted_opponents
 
 
 class ConfigError(ValueError):
@@ -48,7 +49,7 @@ class GameConfig:
     name: str = _field("dominoes", choices=tuple(available_games()))
     """which game (``domino_env.games``): ``dominoes`` (Block/Draw line games) or ``texas42``"""
     options: dict = _field({})
-    """keyword options of the game (RULES.md 2.1 / 3.1, ``episode``, ``reward``), passed unchanged to
+    """keyword options of the game (docs/rules.md 2.1 / 3.1, ``episode``, ``reward``), passed unchanged to
     the engine; checked when the config loads"""
     backend: str = _field("auto", choices=("auto", "vector", "fallback"))
     """``vector``: the batched engine; ``fallback``: N single-game PettingZoo envs behind the same
@@ -132,7 +133,7 @@ class PoolConfig:
     scripted: list = _field(["random"])
     """scripted opponents always in the pool: ``random`` (uniform over legal actions), ``greedy``
     (line games: ``bots.line`` greedy computed from the compact observation), ``heuristic``
-    (Texas 42: ``bots.texas42`` heuristic on views decoded from it); see ``training.scripted``"""
+    (Texas 42: ``bots.texas42`` heuristic on views decoded from it); see ``domino_env_training.scripted``"""
     pfsp_power: float = _field(2.0, ge=0.0)
     """opponents are sampled with weight (their win rate against the learner) ** power"""
     result_ema: float = _field(0.05, gt=0.0, le=1.0)
@@ -143,7 +144,7 @@ class PoolConfig:
 class ImitationConfig:
     teacher: str = _field("")
     """scripted policy to copy before self-play (a ``pool.scripted`` name, e.g. ``heuristic``);
-    empty: no imitation (``training.imitation``)"""
+    empty: no imitation (``domino_env_training.imitation``)"""
     num_envs: int = _field(2048, ge=1)
     """games the teacher plays in lockstep"""
     num_steps: int = _field(64, ge=2)
@@ -164,7 +165,7 @@ class Config:
     """parent folder of runs (checkpoints, TensorBoard logs, pool, learning curve)"""
     seed: int = _field(1, ge=0, le=2**64 - 1)
     """seeds the network, every rollout and every deal: same seed, same run; below ``2**63`` (the seeds
-    from there up are the benchmark tasks' evaluation deals, ``domino_env.benchmarks.EVALUATION_SEEDS``;
+    from there up are the benchmark tasks' evaluation deals, ``domino_env.evaluation.tasks.EVALUATION_SEEDS``;
     past ``2**64 - 1`` torch refuses them)"""
     device: str = _field("auto", choices=("auto", "cpu", "cuda"))
     """where the network runs; ``auto`` picks cuda when present"""
@@ -289,7 +290,7 @@ def _validate(config: Config, rules: Any) -> None:
     """Checks across fields and inside list values; ``rules`` is the game's rules config."""
     if config.seed >= EVALUATION_SEEDS.start:
         raise ConfigError(f"seed: {config.seed} is reserved for benchmark evaluation (seeds from "
-                          f"{EVALUATION_SEEDS.start} up, domino_env.benchmarks); use a smaller seed")
+                          f"{EVALUATION_SEEDS.start} up, domino_env.evaluation.tasks); use a smaller seed")
     check_hidden_sizes(config.network.hidden_sizes)
     known = scripted_opponents(config.game.name)
     for name in config.pool.scripted:
@@ -345,11 +346,33 @@ def apply_override(data: dict[str, Any], assignment: str) -> None:
     node[keys[-1]] = yaml.safe_load(raw)
 
 
+def shipped_configs() -> list[str]:
+    """The names of the run configs shipped with the package (``block_2p``, ``gpu/block_2p`` ...)."""
+    root = resources.files("domino_env_training.configs")
+    names = [f"{entry.name}" for entry in root.iterdir() if entry.name.endswith(".yaml")]
+    names += [f"{folder.name}/{entry.name}" for folder in root.iterdir() if folder.is_dir()
+              for entry in folder.iterdir() if entry.name.endswith(".yaml")]
+    return sorted(name.removesuffix(".yaml") for name in names)
+
+
+def config_path(name_or_path: str | Path) -> Path:
+    """A YAML file's path: ``name_or_path`` itself when it is a file, else the shipped config of
+    that name (``block_2p``, ``gpu/block_2p``), so an installed package trains without a checkout."""
+    if Path(name_or_path).is_file():
+        return Path(name_or_path)
+    name = str(name_or_path).removesuffix(".yaml")
+    if name in shipped_configs():
+        return Path(str(resources.files("domino_env_training.configs").joinpath(f"{name}.yaml")))
+    raise ConfigError(f"config {str(name_or_path)!r} is neither a file nor a shipped config; "
+                      f"shipped: {', '.join(shipped_configs())}")
+
+
 def load_config(path: str | Path | None = None, overrides: typing.Sequence[str] = ()) -> Config:
-    """Read a YAML file (or start from defaults), apply ``--set`` overrides, validate (also for this
-    machine: ``device``)."""
+    """Read a YAML file or a shipped config by name (or start from defaults), apply ``--set``
+    overrides, validate (also for this machine: ``device``)."""
     data: dict[str, Any] = {}
     if path is not None:
+        path = config_path(path)
         with open(path) as f:
             data = yaml.safe_load(f) or {}
         if not isinstance(data, dict):

@@ -1,6 +1,6 @@
 """How well a trained hand head (``network.hand_head_coef``) knows where the unseen tiles are.
 
-The yardstick is ``domino_env.beliefs``: its sampler deals the unseen tiles uniformly among the deals
+The yardstick is ``domino_env.search.beliefs``: its sampler deals the unseen tiles uniformly among the deals
 consistent with the seat's view (hand sizes, passes, failures to follow). The marginal it implies,
 "seat s holds tile t", is estimated from ``samples`` such deals with add-half smoothing. Both are
 scored by log-loss (mean binary cross-entropy, nats) on the true deal, over every pair of another
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from domino_env_training.checkpoint_bot import CheckpointAgent
 
-from domino_env.beliefs import sample_consistent_deal
 from domino_env.evaluation import GameSetup
 from domino_env.rules.line import LineView
-from domino_env.tiles import iter_bits
-from training.checkpoint_bot import CheckpointAgent
+from domino_env.rules.tiles import iter_bits
+from domino_env.search.beliefs import sample_consistent_deal
 
 
 def unseen_tiles(view: LineView) -> int:

@@ -3,7 +3,7 @@
 PPO from a random network spends most of a short budget rediscovering what a hand-written bot
 already knows (in Texas 42: bid with trumps and doubles, pull trumps, feed count to a partner's
 trick). Behaviour cloning hands it that knowledge first: the teacher (a batched scripted policy of
-``training.scripted``) plays every seat of ``num_envs`` batched games; the actor is trained by
+``domino_env_training.scripted``) plays every seat of ``num_envs`` batched games; the actor is trained by
 cross-entropy on the teacher's moves (masked logits, so only legal actions compete) and the critic
 on the Monte Carlo returns of those games (``rollout.per_seat_gae`` with zero values and
 ``lambda = 1``), so PPO starts with a critic that already knows what a position is worth. Self-play
@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 import torch
+from domino_env_training.config import Config
+from domino_env_training.networks import ActorCritic
+from domino_env_training.rollout import GameFactory, per_seat_gae
+from domino_env_training.scripted import ScriptedPolicy
 from torch import optim
 
 from domino_env.vector.batch import hidden_hands
-from training.config import Config
-from training.networks import ActorCritic
-from training.rollout import GameFactory, per_seat_gae
-from training.scripted import ScriptedPolicy
 
 
 def imitate(agent: ActorCritic, teacher: ScriptedPolicy, make_game: GameFactory, config: Config,

@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 import torch
+from domino_env_training.config import NetworkConfig
 from torch import nn
 from torch.distributions import Categorical
-
-from training.config import NetworkConfig
 
 ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
 

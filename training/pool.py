@@ -16,10 +16,9 @@ from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 import torch
-
-from training.config import PoolConfig
-from training.networks import ActorCritic
-from training.scripted import ScriptedPolicy
+from domino_env_training.config import PoolConfig
+from domino_env_training.networks import ActorCritic
+from domino_env_training.scripted import ScriptedPolicy
 
 LATEST = -1
 """Opponent id meaning "the current learner plays every seat of this game"."""
@@ -42,7 +41,8 @@ class PoolEntry:
 
 
 class OpponentPool:
-    """``scripted`` maps each of ``config.scripted`` to its batched policy (``training.scripted``)."""
+    """``scripted`` maps each of ``config.scripted`` to its batched policy
+    (``domino_env_training.scripted``)."""
 
     def __init__(self, config: PoolConfig, make_network: Callable[[], ActorCritic],
                  scripted: dict[str, ScriptedPolicy]):

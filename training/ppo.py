@@ -2,7 +2,7 @@
 
 Each iteration:
 0. (once, optional: ``imitation.teacher``) the network copies a scripted teacher
-   (``training.imitation``);
+   (``domino_env_training.imitation``);
 1. a fresh batch of ``num_envs`` games, seeded by ``(seed, iteration)``, each with an opponent
    drawn from the pool and a learner side (a seat, or a team) drawn at random;
 2. ``num_steps`` batched steps: the learner's network acts where its seats are to play, the pool's
@@ -30,12 +30,7 @@ from pathlib import Path
 import numpy as np
 import torch
 import yaml
-from torch import nn, optim
-from torch.utils.tensorboard import SummaryWriter
-from tqdm import tqdm
-
-from domino_env.vector.batch import hidden_hands
-from training.checkpoints import (
+from domino_env_training.checkpoints import (
     CHECKPOINT_NAME,
     CheckpointError,
     load_checkpoint,
@@ -43,13 +38,13 @@ from training.checkpoints import (
     require_keys,
     save_checkpoint,
 )
-from training.config import RESUMABLE_FIELDS, Config, ConfigError, from_dict, resume_mismatches
-from training.curves import plot_learning_curve
-from training.evaluate import harness_evaluation, win_rate_vs_random
-from training.imitation import imitate
-from training.networks import ActorCritic
-from training.pool import LATEST, OpponentPool
-from training.rollout import (
+from domino_env_training.config import RESUMABLE_FIELDS, Config, ConfigError, from_dict, resume_mismatches
+from domino_env_training.curves import plot_learning_curve
+from domino_env_training.evaluate import harness_evaluation, win_rate_vs_random
+from domino_env_training.imitation import imitate
+from domino_env_training.networks import ActorCritic
+from domino_env_training.pool import LATEST, OpponentPool
+from domino_env_training.rollout import (
     OBSERVATION_ENCODER,
     GameFactory,
     assign_seats,
@@ -59,7 +54,12 @@ from training.rollout import (
     per_seat_gae,
     seat_sides,
 )
-from training.scripted import make_scripted
+from domino_env_training.scripted import make_scripted
+from torch import nn, optim
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from domino_env.vector.batch import hidden_hands
 
 WALL_CLOCK_KEYS = frozenset({"elapsed_s"})
 """History keys that depend on the machine's speed; every other entry follows from the config's seed."""

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
+from domino_env_training.config import GameConfig
+from domino_env_training.pool import LATEST
 
 from domino_env.vector.batch import Batch
-from training.config import GameConfig
-from training.pool import LATEST
 
 
 class VectorGame(Protocol):
@@ -35,7 +35,7 @@ class VectorGame(Protocol):
 OBSERVATION_ENCODER = "compact"
 """The encoder every training backend observes through: the batched engines fill the compact slots
 and the fallback builds its environments with it, so a checkpoint plays the same from either (and
-from a seat view, ``training.checkpoint_bot``, which reads this name from the checkpoint)."""
+from a seat view, ``domino_env_training.checkpoint_bot``, which reads this name from the checkpoint)."""
 
 GameFactory = Callable[[int, int], VectorGame]
 """``factory(num_envs, seed)``: a fresh batch of games, all deals drawn from ``seed``."""

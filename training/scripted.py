@@ -17,7 +17,7 @@ import torch
 from domino_env.bots.batched import BatchedPolicy, batched_bots, make_batched_bot
 
 if TYPE_CHECKING:
-    from training.config import GameConfig
+    from domino_env_training.config import GameConfig
 
 ScriptedPolicy = Callable[[torch.Tensor, torch.Tensor, torch.Generator], torch.Tensor]
 """``policy(obs (n, obs_dim), mask (n, A) bool, generator) -> actions (n,)``."""

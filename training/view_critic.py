@@ -3,7 +3,7 @@
 A run with the oracle critic (``network.centralized_critic``) learns a critic that reads the other
 seats' hands. That lowers the variance of PPO's advantages, but the value cannot score what a seat
 sees, so the network-guided search refuses it as a leaf evaluation
-(``training.checkpoint_bot.CheckpointAgent.values_refusal``). This module keeps the run's actor and
+(``domino_env_training.checkpoint_bot.CheckpointAgent.values_refusal``). This module keeps the run's actor and
 fits a fresh critic of the observation alone by regression on Monte Carlo returns: the policy plays
 itself (sampling, as in training) in fresh batched games, and each of its decisions is labelled with
 what that seat scored from there to the end of the game (``ppo.gamma`` is 1 and the episodes are
@@ -22,14 +22,14 @@ from typing import Any
 
 import numpy as np
 import torch
+from domino_env_training.agent import PolicyAgent
+from domino_env_training.checkpoints import load_checkpoint, save_checkpoint
+from domino_env_training.networks import ActorCritic, mlp
+from domino_env_training.ppo import iteration_seeds
+from domino_env_training.rollout import GameFactory, game_factory, num_tiles, per_seat_gae
 from torch import nn, optim
 
 from domino_env.vector.batch import hidden_hands
-from training.agent import PolicyAgent
-from training.checkpoints import load_checkpoint, save_checkpoint
-from training.networks import ActorCritic, mlp
-from training.ppo import iteration_seeds
-from training.rollout import GameFactory, game_factory, num_tiles, per_seat_gae
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The one agent interface and the bot registry.
 
 Every agent, scripted or trained, is an object with ``act(view, rng) -> int``: ``view`` is what the
-acting seat may know (``engine.view(seat)``, RULES.md 4) and ``rng`` the only source of randomness,
+acting seat may know (``engine.view(seat)``, docs/rules.md 4) and ``rng`` the only source of randomness,
 so a game played by agents is reproducible from its seeds and no agent can peek at hidden tiles.
 ``make_bot(game, name, **kwargs)`` builds any registered agent by name. A game's bots register in
 the modules its record names (``domino_env.games``: ``bot_modules``); bots that play every game
@@ -25,7 +25,7 @@ import numpy as np
 
 from domino_env.encoders.base import get_encoder
 from domino_env.games import get_game
-from domino_env.tiles import iter_bits
+from domino_env.rules.tiles import iter_bits
 
 ANY_GAME = "*"
 """``register_bot(ANY_GAME, name)``: a bot for every game; its factory gets the game name first."""
@@ -94,7 +94,7 @@ register_bot(ANY_GAME, "random")(lambda game: RandomAgent())
 
 @runtime_checkable
 class SearchGuide(Agent, Protocol):
-    """A trained network as the search bots use it (``training.checkpoint_bot.CheckpointAgent``):
+    """A trained network as the search bots use it (``domino_env_training.checkpoint_bot.CheckpointAgent``):
     its move, its logits and its critic's expected margin, each from one seat's view only."""
 
     def logits(self, view: Any) -> np.ndarray: ...

@@ -24,7 +24,7 @@ The policies here re-derive their decision from the same public information, for
 
 They live here, not in ``training``, so that the Gymnasium vector environments
 (``domino_env.wrappers.vector_env``) can seat them without ``domino_env`` importing the trainer;
-``training.scripted`` adapts them to torch tensors.
+``domino_env_training.scripted`` adapts them to torch tensors.
 """
 
 from __future__ import annotations

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from domino_env.bots.base import register_bot
-from domino_env.bots.determinize import sample_world
-from domino_env.bots.guidance import SearchGuidance
-from domino_env.bots.line_solver import LineSolver, margin
 from domino_env.rules.line import LineGame, LineView
-from domino_env.tiles import iter_bits
+from domino_env.rules.tiles import iter_bits
+from domino_env.search.determinize import sample_world
+from domino_env.search.guidance import SearchGuidance
+from domino_env.search.line_solver import LineSolver, margin
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class GreedyWeights:
 
 def line_voids(view: LineView) -> dict[int, int]:
     """Per seat, the tiles it cannot hold: those of every number it passed on since its last draw
-    (RULES.md 4 makes the ends at each pass public; a draw can bring the number back)."""
+    (docs/rules.md 4 makes the ends at each pass public; a draw can bring the number back)."""
     suit = view.config.tiles.suit_mask
     draw_action = 2 * view.config.tiles.num_tiles
     voids: dict[int, int] = {}
@@ -135,7 +135,7 @@ class LineSearchAgent:
     every candidate move is evaluated in the *same* worlds (common random numbers: the difference
     between two moves is not blurred by different deals). After the move the round is played on by
     ``rollout`` for every seat (``"greedy"``: the tips on each seat's view; ``"auto"``: the automatic
-    move of RULES.md 2.5, faster and weaker; ``"network"``: the network's most probable move) until
+    move of docs/rules.md 2.5, faster and weaker; ``"network"``: the network's most probable move) until
     nothing is left to draw and at most ``exact_tiles`` tiles are in hands; from there it is solved
     exactly (``LineSolver``). The move with the best mean side margin (round points) is played; equal
     means go to greedy's choice, and a forced move is played without search. Like greedy it never
@@ -144,7 +144,7 @@ class LineSearchAgent:
 
     ``network`` (a trained checkpoint's path) guides the search: the rollout policy (``rollout``
     defaults to ``"network"`` then), the candidate order and ties (its logits instead of greedy's
-    score), ``top_moves`` and ``leaf_plies`` (``domino_env.bots.guidance``).
+    score), ``top_moves`` and ``leaf_plies`` (``domino_env.search.guidance``).
     """
 
     def __init__(self, budget: int = 200, rollout: str | None = None, exact_tiles: int = EXACT_TILES,

@@ -15,8 +15,6 @@ import math
 import numpy as np
 
 from domino_env.bots.base import register_bot
-from domino_env.bots.determinize import sample_world
-from domino_env.bots.guidance import SearchGuidance
 from domino_env.rules.conventions import check_choice
 from domino_env.rules.texas42 import (
     BID,
@@ -37,7 +35,9 @@ from domino_env.rules.texas42 import (
     bid_value,
     declared_scheme,
 )
-from domino_env.tiles import iter_bits
+from domino_env.rules.tiles import iter_bits
+from domino_env.search.determinize import sample_world
+from domino_env.search.guidance import SearchGuidance
 
 # Strength needed for each bid value (points, 42 = one mark); the largest reached is the wish.
 BID_LADDER = ((16.0, 30), (18.0, 31), (20.0, 32), (22.0, 34), (27.0, 42))
@@ -210,7 +210,7 @@ class Texas42SearchAgent:
 
     ``network`` (a trained checkpoint's path) guides the search: the rollout policy of the play, the
     trump call and the simulated auction (``rollout`` defaults to ``"network"`` then), the candidate
-    order and ties (its logits), ``top_moves`` and ``leaf_plies`` (``domino_env.bots.guidance``).
+    order and ties (its logits), ``top_moves`` and ``leaf_plies`` (``domino_env.search.guidance``).
     """
 
     def __init__(self, budget: int = 64, exact_tiles: int = EXACT_TILES, bidding: str = "simulate",

@@ -1,7 +1,7 @@
 """The observation-encoder interface and the registry environments look encoders up in.
 
 An encoder turns a seat's *view* (``engine.view(seat)``, an immutable record holding only what
-RULES.md section 4 allows) into one flat ``numpy`` array of a fixed dtype. Its layout is a table of
+docs/rules.md section 4 allows) into one flat ``numpy`` array of a fixed dtype. Its layout is a table of
 named slots, ``Slot(name, start, length, meaning)``, from which the docs are generated
 (``slot_table_markdown``), so the documentation cannot drift from the code.
 

@@ -3,8 +3,8 @@
 A game environment supplies a rules engine (``domino_env.rules``) and says how to build it, how to
 observe it and how a step turns into rewards; this class does everything PettingZoo asks for once:
 agents and spaces, seeding, the int8 action mask (all zeros for a seat that is not to act), the
-illegal-action policy (RULES.md section 5), dead-agent steps, reward accumulation and rendering
-(text, or a picture drawn by ``domino_env.render``). Used out of order (``step``, ``last``,
+illegal-action policy (docs/rules.md section 5), dead-agent steps, reward accumulation and rendering
+(text, or a picture drawn by ``domino_env.frontends.render``). Used out of order (``step``, ``last``,
 ``observe``, ``state``, ``render``, ``render_frame`` or the action texts before ``reset()``; ``step``
 or ``last`` once every agent has taken its final step) it raises ``RuntimeError`` saying to call
 ``reset()``.
@@ -223,7 +223,7 @@ class DominoAECEnv(AECEnv):
         return self.render_frame()
 
     def render_frame(self, seat: int | None = None) -> np.ndarray:
-        """``seat``'s view of the table as an ``H x W x 3`` uint8 picture (``domino_env.render``):
+        """``seat``'s view of the table as an ``H x W x 3`` uint8 picture (``domino_env.frontends.render``):
         its own hand face up, the others face down unless ``open_hands``. ``seat`` defaults to the
         viewing seat (``render``). Every frame of an env has the same shape."""
         game = self._require_game("render_frame")

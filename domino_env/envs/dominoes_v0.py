@@ -13,7 +13,7 @@
 | Observation Shape  | (132,) Block 2p, (174,) 3p, (216,) 4p with double-six      |
 | Observation Values | [0, 1]                                                     |
 
-The line games of RULES.md section 2: **Block** (undealt tiles are out of play) and **Draw** (they
+The line games of docs/rules.md section 2: **Block** (undealt tiles are out of play) and **Draw** (they
 form a stock), for 2, 3 or 4 players or two teams of two (seats 0+2 against 1+3), with the
 `pagat` and `boardpan` presets and every option on its own (`hand_size`, `draw_reserve`,
 `draw_policy`, `first_leader`, `scoring`, `target_score`, `max_pips` 2-12, `open_hands`).
@@ -82,8 +82,8 @@ import numpy as np
 from domino_env.encoders.base import Encoder, get_encoder
 from domino_env.envs.base import DominoAECEnv
 from domino_env.games import DOMINOES
-from domino_env.rewards import zero_sum
 from domino_env.rules.line import LineGame
+from domino_env.rules.rewards import zero_sum
 
 
 class raw_env(DominoAECEnv):

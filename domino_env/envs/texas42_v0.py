@@ -13,16 +13,16 @@
 | Observation Shape  | (430,), (514,) with `open_hands`; 3 players (334,); 88 (1055,) |
 | Observation Values | [0, 1]                                                       |
 
-Texas 42 as RULES.md section 3 (3.1-3.6) specifies: four players in two partnerships, all 28
+Texas 42 as docs/rules.md section 3 (3.1-3.6) specifies: four players in two partnerships, all 28
 double-six tiles dealt, one round of bidding, a contract (trump 0-6, doubles, follow-me, and with
 options Nello, Sevens, Plunge), up to seven tricks, marks to 7. Presets `"standard"` and
 `"n42pa"` (tournament rules: it refuses the options it forbids with a `ValueError`), and two
 variants with their own action spaces and observation sizes:
 
-- **Three-player 42** (`num_players=3`, RULES.md 3.7): 0-1 removed, nine tiles each, nine tricks,
+- **Three-player 42** (`num_players=3`, docs/rules.md 3.7): 0-1 removed, nine tiles each, nine tricks,
   44 points a hand, bids 30..43 then marks; the bidder plays alone against the other two; marks
   are kept per player. Plunge is refused (no partner); in Nello nobody sits out.
-- **Texas 88** (`preset="texas88"`, RULES.md 3.8): six players, seats 0+2+4 against 1+3+5, two
+- **Texas 88** (`preset="texas88"`, docs/rules.md 3.8): six players, seats 0+2+4 against 1+3+5, two
   double-six sets (tile id = canonical index + 28 x copy; the second copy is written `6-4'`),
   nine tiles each and a kitty of two, tricks worth 2 (88 points), bids 60, 62, ..., 86 then
   marks. The bid winner takes the kitty, discards two non-count tiles (`discard a-b`, a phase of
@@ -76,7 +76,7 @@ Four-player 42 (the other variants shift every id after the point bids: 14 point
 | 35-62 | `play a-b`: tile `t` of the canonical index (`0-0, 0-1, ..., 6-6`) is `35 + t` |
 
 `env.unwrapped.action_to_text(a)` and `action_from_text(text)` convert to and from the notation
-of RULES.md 3.9.
+of docs/rules.md 3.9.
 
 ### Rewards
 
@@ -119,8 +119,8 @@ import numpy as np
 from domino_env.encoders.base import get_encoder
 from domino_env.envs.base import DominoAECEnv
 from domino_env.games import TEXAS42
-from domino_env.rewards import zero_sum
 from domino_env.rules.errors import IllegalActionError
+from domino_env.rules.rewards import zero_sum
 from domino_env.rules.texas42 import RenegeError, Texas42Game
 
 

@@ -24,7 +24,7 @@ Importing this module registers one OpenSpiel game per record of ``domino_env.ga
   the seat plus that tensor's non-zero entries, so it depends only on what the seat knows. Not quite
   perfect recall: in Draw it holds the current hand, not which tile came with which draw, and after
   a reshake the void deal is forgotten (neither bears on the rest of the episode).
-- ``resample_from_infostate`` draws a deal from ``domino_env.beliefs`` and replays the public
+- ``resample_from_infostate`` draws a deal from ``domino_env.search.beliefs`` and replays the public
   history on it, so OpenSpiel's information-set MCTS can play.
 - ``OpenSpielAgent`` (bot ``"openspiel"``) seats any OpenSpiel bot in the evaluation harness.
 """
@@ -39,12 +39,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from domino_env import beliefs
 from domino_env.encoders.base import get_encoder
 from domino_env.games import Game, available_games, get_game
-from domino_env.rewards import zero_sum
 from domino_env.rules.line import LineConfig
+from domino_env.rules.rewards import zero_sum
 from domino_env.rules.texas42 import Texas42Config
+from domino_env.search import beliefs
 
 PREFIX = "python_domino_env_"
 MATCH_OPTIONS = frozenset({"episode", "target_score", "target_marks"})
@@ -385,7 +385,7 @@ class DominoEnvState(pyspiel.State):
         return [float(r) for r in zero_sum(outcome.side_scores, game.sides)]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> DominoEnvState:
-        """A state ``player_id`` cannot tell from this one, drawn by ``domino_env.beliefs``; the
+        """A state ``player_id`` cannot tell from this one, drawn by ``domino_env.search.beliefs``; the
         generator is seeded from ``probability_sampler()``, a uniform number in [0, 1) (OpenSpiel's
         ``UniformProbabilitySampler``, or any such callable)."""
         if self._engine is None:

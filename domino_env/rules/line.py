@@ -1,4 +1,4 @@
-"""Block and Draw line games (RULES.md sections 1, 2, 4, 5) as a pure engine over bit sets.
+"""Block and Draw line games (docs/rules.md sections 1, 2, 4, 5) as a pure engine over bit sets.
 
 A hand is an ``int`` bit set over the canonical tile index. With ``suit_mask[v]`` (every tile
 holding number ``v``) the tiles that fit an open end are one ``&``, and ``_spread`` turns a tile
@@ -8,7 +8,7 @@ The engine plays a whole match: when a round ends and no side has reached ``targ
 round is dealt at once from the same ``numpy.random.Generator`` (the only source of randomness),
 with the lead passing to the left. ``target_score=None`` makes the match a single round.
 
-Action ids (RULES.md 2.7), with ``T`` tiles in the set: ``2*t + s`` places tile ``t`` on side ``s``
+Action ids (docs/rules.md 2.7), with ``T`` tiles in the set: ``2*t + s`` places tile ``t`` on side ``s``
 (0 = left end, 1 = right end), ``2T`` = draw, ``2T + 1`` = pass.
 """
 
@@ -33,7 +33,7 @@ from domino_env.rules.conventions import (
     read_save,
 )
 from domino_env.rules.errors import IllegalActionError
-from domino_env.tiles import TileSet, iter_bits, tile_set
+from domino_env.rules.tiles import TileSet, iter_bits, tile_set
 
 VARIANTS = ("block", "draw")
 PRESETS = ("pagat", "boardpan")
@@ -45,7 +45,7 @@ MAX_TARGET_SCORE = 1000  # ten times the presets' largest target: a match ends i
 SAVE_FORMAT = "domino-env/line"
 SAVE_VERSIONS = (1,)  # what from_json reads; to_json writes the last
 
-# RULES.md 2.1: hand sizes by (variant, players); four players in teams use _TEAM_HAND_SIZE.
+# docs/rules.md 2.1: hand sizes by (variant, players); four players in teams use _TEAM_HAND_SIZE.
 _HAND_SIZE = {
     ("block", 2): 7, ("block", 3): 5, ("block", 4): 5,
     ("draw", 2): 7, ("draw", 3): 7, ("draw", 4): 6,
@@ -68,7 +68,7 @@ def _preset_target(preset: str, num_players: int) -> int:
 
 @dataclass(frozen=True)
 class LineConfig:
-    """Every option of RULES.md 2.1. ``None`` (and ``target_score="preset"``) take the preset's value.
+    """Every option of docs/rules.md 2.1. ``None`` (and ``target_score="preset"``) take the preset's value.
 
     Integer options accept numpy integers (stored as ``int``), never ``bool``; ``target_score`` is
     at most ``MAX_TARGET_SCORE`` (docs/decisions.md).
@@ -202,7 +202,7 @@ class RoundResult:
 
 
 class LineView(NamedTuple):
-    """What seat ``seat`` may know (RULES.md 4). Hands are bit sets over the canonical tile index.
+    """What seat ``seat`` may know (docs/rules.md 4). Hands are bit sets over the canonical tile index.
 
     ``line`` lists ``(tile, seat, side)`` in the order played. ``history`` lists this round's events
     ``(seat, action, left_end, right_end)`` with the open ends *before* the event (-1 on an empty
@@ -262,7 +262,7 @@ def _spread(mask: int) -> int:
 
 
 def lead_rank(tiles: TileSet, t: int) -> int:
-    """Tile ``t``'s place in the first-leader order of RULES.md 2.1 (``first_leader="highest_double"``):
+    """Tile ``t``'s place in the first-leader order of docs/rules.md 2.1 (``first_leader="highest_double"``):
     doubles above other tiles, then more pips, then the higher half. Distinct tiles rank differently,
     so one tile of a deal is the top; an integer so a batched engine can keep it as an array."""
     return tiles.is_double(t) * 10_000 + tiles.pips[t] * 100 + tiles.high[t]
@@ -385,7 +385,7 @@ class LineGame:
         return hands, stock, None if leader is None else int(leader)
 
     def _first_leader(self) -> int:
-        """RULES.md 2.1: by lot, or the holder of the highest double (else the heaviest tile)."""
+        """docs/rules.md 2.1: by lot, or the holder of the highest double (else the heaviest tile)."""
         if self.config.first_leader == "random":
             return int(self.rng.integers(self.num_players))
         return highest_double_holder(self.tiles, self.hands)
@@ -552,7 +552,7 @@ class LineGame:
 
     # ----- boardpan automatic move ---------------------------------------------------------------
     def auto_move(self) -> int:
-        """RULES.md 2.5: heaviest playable tile (ties: lowest action id) on its first legal side,
+        """docs/rules.md 2.5: heaviest playable tile (ties: lowest action id) on its first legal side,
         else draw if allowed, else pass."""
         legal = self.legal_mask()
         if not legal:
@@ -567,7 +567,7 @@ class LineGame:
 
     # ----- text --------------------------------------------------------------------------------
     def action_to_text(self, action: int) -> str:
-        """RULES.md 3.9 notation: ``"play 6-5 left"``, ``"draw"``, ``"pass"``; ``ValueError`` unless
+        """docs/rules.md 3.9 notation: ``"play 6-5 left"``, ``"draw"``, ``"pass"``; ``ValueError`` unless
         ``action`` is an action id (a Python or numpy integer, not a ``bool``)."""
         action = check_action_id(action, self.num_actions)
         if action == self.draw_action:
@@ -623,7 +623,7 @@ class LineGame:
 
     # ----- views -------------------------------------------------------------------------------
     def view(self, seat: int) -> LineView:
-        """What ``seat`` may know (RULES.md 4); nothing else of the state reaches encoders or bots."""
+        """What ``seat`` may know (docs/rules.md 4); nothing else of the state reaches encoders or bots."""
         cfg = self.config
         current = None if self._terminal else self.current
         # Positional, in LineView's field order, through tuple.__new__: keywords, or the NamedTuple's

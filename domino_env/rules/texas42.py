@@ -1,9 +1,9 @@
-"""Texas 42 (RULES.md 3.1-3.9): a pure rules engine over bit sets, with no RL imports.
+"""Texas 42 (docs/rules.md 3.1-3.9): a pure rules engine over bit sets, with no RL imports.
 
 Three forms of the game share this engine, each a ``Variant`` of precomputed tables chosen by the
 config: **42** (four players, seats 0+2 against 1+3, the 28 double-six tiles), **three-player 42**
-(``num_players=3``, RULES.md 3.7: 0-1 removed, nine tiles each, the bidder alone against the other
-two) and **Texas 88** (``preset="texas88"``, RULES.md 3.8: six players, 0+2+4 against 1+3+5, two
+(``num_players=3``, docs/rules.md 3.7: 0-1 removed, nine tiles each, the bidder alone against the other
+two) and **Texas 88** (``preset="texas88"``, docs/rules.md 3.8: six players, 0+2+4 against 1+3+5, two
 double-six sets, a kitty of two). A hand is an ``int`` bit set over the variant's *tile ids*: the
 canonical double-six index for 42, the same order without 0-1 for three players (ids 0..26), and
 ``canonical index + 28 * copy`` for 88 (ids 0..55; the second copy is written ``6-4'``).
@@ -18,7 +18,7 @@ Action ids (one flat space per variant; no seat inside an id). ``P`` point bids 
 14 with three players: 30..43; 14 in 88: 60, 62, ..., 86), ``T`` tiles (28, 27, 56):
 
 =========================  ==================================================  ===========
-id                         meaning (text of RULES.md 3.9)                      42
+id                         meaning (text of docs/rules.md 3.9)                      42
 =========================  ==================================================  ===========
 0                          ``pass``                                            0
 1 ... P                    ``bid 30`` ... (point bids, low to high)            1-12
@@ -62,13 +62,13 @@ from domino_env.rules.conventions import (
     read_save,
 )
 from domino_env.rules.errors import IllegalActionError
-from domino_env.tiles import DOUBLE_SIX, iter_bits
+from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 
 CANONICAL_TILES = DOUBLE_SIX.num_tiles  # 28
 MAX_MARKS = 7  # mark bids 1m..7m (the seed's ceiling)
 MIN_PLUNGE = 4
 NUM_PLUNGE_BIDS = MAX_MARKS - MIN_PLUNGE + 1
-PLUNGE_DOUBLES = 4  # RULES.md 3.6: only a hand holding four doubles or more may bid Plunge
+PLUNGE_DOUBLES = 4  # docs/rules.md 3.6: only a hand holding four doubles or more may bid Plunge
 
 # Phases of a hand (ids kept from before Texas 88 added its discard phase).
 BID, DECLARE, PLAY_PHASE, DONE, DISCARD_PHASE = 0, 1, 2, 3, 4
@@ -125,7 +125,7 @@ class Variant:
         if texas88:
             canonical = [t % CANONICAL_TILES for t in range(2 * CANONICAL_TILES)]
         else:
-            removed = DOUBLE_SIX.index(0, 1) if num_players == 3 else -1  # RULES.md 3.7
+            removed = DOUBLE_SIX.index(0, 1) if num_players == 3 else -1  # docs/rules.md 3.7
             canonical = [t for t in range(CANONICAL_TILES) if t != removed]
         self.canonical = tuple(canonical)
         self.copy = tuple(t // CANONICAL_TILES for t in range(len(canonical)))
@@ -168,7 +168,7 @@ class Variant:
         self.num_actions = self.play + self.num_tiles * (2 if texas88 else 1)
         self.num_bid_actions = self.trump
         self.max_decisions = num_players + self.kitty_size + 1 + self.num_tiles - self.kitty_size
-        # 88 names a suit 0-6 or doubles only (RULES.md 3.8).
+        # 88 names a suit 0-6 or doubles only (docs/rules.md 3.8).
         last_call = self.trump_doubles if texas88 else self.trump_followme
         self.declare_mask = sum(1 << a for a in range(self.trump, last_call + 1))
         values = sorted({self.bid_value(a) for a in range(self.num_bid_actions)})
@@ -308,7 +308,7 @@ class Variant:
         return tuple(texts)
 
     def action_from_text(self, text: str) -> int:
-        """Action id of a move in RULES.md 3.9 notation (tile halves in either order); unreadable
+        """Action id of a move in docs/rules.md 3.9 notation (tile halves in either order); unreadable
         text raises ``ValueError``, anything but a string ``TypeError``."""
         words = " ".join(check_move_text(text).lower().split())
         if words.startswith("play "):
@@ -372,7 +372,7 @@ def contract_outcome(
     tricks: tuple[Any, Any],
     stop_when_decided: bool,
 ) -> tuple[Any, Any]:
-    """``(decided, made)`` of a contract after a trick (RULES.md 3.5), for one hand (Python ints
+    """``(decided, made)`` of a contract after a trick (docs/rules.md 3.5), for one hand (Python ints
     and bools) or a batch of hands (numpy arrays, elementwise) alike, so the engine and the batched
     engine share this one rule. ``made`` means something only where ``decided``.
 
@@ -397,7 +397,7 @@ def contract_outcome(
 
 @dataclass(frozen=True)
 class Texas42Config:
-    """Rule options (RULES.md 3.1, 3.7, 3.8). Build with ``Texas42Config.make(preset, **options)``.
+    """Rule options (docs/rules.md 3.1, 3.7, 3.8). Build with ``Texas42Config.make(preset, **options)``.
 
     ``num_players``: 4, or 3 for three-player 42; ``None`` takes the preset's (6 for ``texas88``).
     Integers may be numpy integers (stored as ``int``); on/off options must be ``bool``.
@@ -458,7 +458,7 @@ class Texas42Config:
             ), options
         if self.preset == "texas88":
             return (
-                "Texas 88 (RULES.md 3.8) does not allow {}: no forced bid, no Nello, Plunge, Sevens or "
+                "Texas 88 (docs/rules.md 3.8) does not allow {}: no forced bid, no Nello, Plunge, Sevens or "
                 "follow-me (the bid winner names a suit 0-6 or doubles)"
             ), options
         if self.num_players == 3:
@@ -543,7 +543,7 @@ class Texas42Config:
 
 
 class Texas42View(NamedTuple):
-    """What one seat may know (RULES.md 4). Seats are absolute; encoders make them relative.
+    """What one seat may know (docs/rules.md 4). Seats are absolute; encoders make them relative.
 
     ``bids[s]`` is seat ``s``'s bid action id this hand (``-1`` before they bid). Tricks are
     tuples of ``(seat, tile)`` in play order. ``played_by[s]`` is the bit set of tiles seat ``s``
@@ -916,12 +916,12 @@ class Texas42Game:
 
     # ----- text -------------------------------------------------------------------------------
     def action_to_text(self, action: int) -> str:
-        """RULES.md 3.9 notation of an action id; ``ValueError`` unless ``action`` is one (a Python
+        """docs/rules.md 3.9 notation of an action id; ``ValueError`` unless ``action`` is one (a Python
         or numpy integer ``0..num_actions - 1``, not a ``bool``)."""
         return self.variant.action_text[check_action_id(action, self.num_actions)]
 
     def action_from_text(self, text: str) -> int:
-        """Action id of a move in RULES.md 3.9 notation (tile halves in either order); unreadable
+        """Action id of a move in docs/rules.md 3.9 notation (tile halves in either order); unreadable
         text raises ``ValueError``, anything but a string ``TypeError``."""
         return self.variant.action_from_text(text)
 
@@ -1047,7 +1047,7 @@ class Texas42Game:
 
     # ----- what a seat may know ---------------------------------------------------------------
     def view(self, seat: int) -> Texas42View:
-        """The seat's view (RULES.md 4): nothing of another hand, the Nello partner's included, nor
+        """The seat's view (docs/rules.md 4): nothing of another hand, the Nello partner's included, nor
         of the 88 kitty and discards unless the seat is the bid winner."""
         current = None if self.phase == DONE else self.current
         discards = self.discards

@@ -22,9 +22,9 @@ import numpy as np
 from domino_env.encoders.base import scaled
 from domino_env.encoders.line_compact import compact_slots, slot_slices
 from domino_env.games import DOMINOES
-from domino_env.rewards import zero_sum
 from domino_env.rules.line import lead_rank
-from domino_env.tiles import tile_set
+from domino_env.rules.rewards import zero_sum
+from domino_env.rules.tiles import tile_set
 from domino_env.vector.batch import Batch, bitwise_count, deal_rows, integer_array
 
 Dealer = Callable[[np.ndarray], np.ndarray]
@@ -247,7 +247,7 @@ class VectorLineGame:
     def _end_rounds(
         self, games: np.ndarray, last: np.ndarray, domino: np.ndarray, rewards: np.ndarray, done: np.ndarray
     ) -> None:
-        """Score the rounds that ended (RULES.md 2.3), then deal on or start a new episode."""
+        """Score the rounds that ended (docs/rules.md 2.3), then deal on or start a new episode."""
         side = self._side
         held = self.hands[games].view(np.uint8)[..., : self._byte_pips.shape[0]]  # (k, n, bytes)
         pips = self._byte_pips[np.arange(held.shape[-1]), held].sum(axis=-1)  # one lookup per byte

@@ -18,7 +18,7 @@ import numpy as np
 from domino_env.encoders.base import scaled
 from domino_env.encoders.texas42_compact import compact_slots, slot_slices, suits_in_force
 from domino_env.games import TEXAS42
-from domino_env.rewards import zero_sum
+from domino_env.rules.rewards import zero_sum
 from domino_env.rules.texas42 import (
     BID,
     BID_MARKS,

@@ -4,7 +4,7 @@
 ``SingleAgentEnv`` for Block, 2 players, learner on seat 0 against ``random``; every keyword of
 ``SingleAgentEnv`` (``opponents=``, ``flatten=``, ``seat=`` and the game's options) can be passed to
 ``make``. ``domino_env/SingleAgent-v0`` is the generic entry: ``game=`` and any options. Every
-benchmark task (``domino_env.benchmarks``) has an id ``domino_env/<task>-v0`` with its rules and
+benchmark task (``domino_env.evaluation.tasks``) has an id ``domino_env/<task>-v0`` with its rules and
 episode; where such an id was already here (Block2p, Draw2p, BlockTeams4p, Texas42) its options are
 the task's (tested).
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gymnasium
 
-from domino_env.benchmarks import TASKS
+from domino_env.evaluation.tasks import TASKS
 from domino_env.wrappers.single_agent import SingleAgentEnv, as_agent
 
 __all__ = ["ENV_IDS", "SingleAgentEnv", "as_agent"]

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from domino_env.bots import Agent, RandomAgent, available_bots, make_bot
-from domino_env.bots.determinize import sample_world
 from domino_env.bots.line import GreedyLineAgent, about_to_block, line_voids, solvable
-from domino_env.bots.line_solver import LineSolver, margin
 from domino_env.bots.texas42 import alphabeta, team_value
 from domino_env.rules.line import LineConfig, LineGame
 from domino_env.rules.texas42 import PLAY_PHASE, Texas42Config, Texas42Game, bid_value
-from domino_env.tiles import DOUBLE_SIX, iter_bits
+from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
+from domino_env.search.determinize import sample_world
+from domino_env.search.line_solver import LineSolver, margin
 
 LINE_VARIANTS = [
     {"variant": "block"},
@@ -33,7 +33,7 @@ FAST = {"search": {"budget": 8}}
 def scripted_bots(game: str) -> list[Agent]:
     """Every registered bot of ``game`` but the trained policies (``checkpoint``, ``rllib``: they need a
     file), user code (it needs a factory) and the trained baselines (they play only the benchmark tasks'
-    rules: tests/benchmarks_suite), search on a small budget: a new bot is held to the contract below
+    rules: tests/tasks), search on a small budget: a new bot is held to the contract below
     without touching this file."""
     names = [name for name in available_bots(game) if name not in ("checkpoint", "rllib", "user", "trained")]
     return [make_bot(game, name, **FAST.get(name, {})) for name in names]

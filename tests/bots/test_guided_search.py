@@ -11,11 +11,9 @@ import pytest
 
 pytest.importorskip("torch")
 
-from domino_env.benchmarks import baseline_path  # noqa: E402
 from domino_env.bots import make_bot  # noqa: E402
-from domino_env.bots.determinize import sample_world  # noqa: E402
-from domino_env.bots.line_solver import LineSolver  # noqa: E402
 from domino_env.evaluation import AgentSpec, GameSetup, evaluate  # noqa: E402
+from domino_env.evaluation.tasks import baseline_path  # noqa: E402
 from domino_env.rules.line import LineConfig, LineGame  # noqa: E402
 from domino_env.rules.texas42 import (  # noqa: E402
     DECLARE,
@@ -25,6 +23,8 @@ from domino_env.rules.texas42 import (  # noqa: E402
     Texas42Config,
     Texas42Game,
 )
+from domino_env.search.determinize import sample_world  # noqa: E402
+from domino_env.search.line_solver import LineSolver  # noqa: E402
 
 BLOCK2P = str(baseline_path("Block2p"))
 GUIDED = [

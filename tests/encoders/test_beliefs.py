@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pytest
 
-from domino_env.beliefs import rebuild, sample_consistent_deal
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.line import LineConfig, LineGame, LineView
 from domino_env.rules.texas42 import (
@@ -22,7 +21,8 @@ from domino_env.rules.texas42 import (
     Texas42View,
     declared_scheme,
 )
-from domino_env.tiles import iter_bits
+from domino_env.rules.tiles import iter_bits
+from domino_env.search.beliefs import rebuild, sample_consistent_deal
 
 
 def random_position(game, rng: np.random.Generator, moves: int, stop: Callable = lambda g: False):  # noqa: ANN001, ANN201

@@ -10,9 +10,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domino_env.beliefs import rebuild, sample_consistent_deal
-from domino_env.benchmarks import get_task
+from domino_env.evaluation.tasks import get_task
 from domino_env.rules.line import LineConfig, LineGame, LineView
+from domino_env.search.beliefs import rebuild, sample_consistent_deal
 
 TASK_CONFIG = LineConfig(**get_task("DrawTeams4pBoardpanMatch").options)
 

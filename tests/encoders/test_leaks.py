@@ -1,4 +1,4 @@
-"""Leak harness (RULES.md 4): no encoder shows a seat anything its view does not allow.
+"""Leak harness (docs/rules.md 4): no encoder shows a seat anything its view does not allow.
 
 For every registered encoder and every game variant: play random positions through the
 environment, resample everything the observing seat cannot see with ``sample_consistent_deal``,
@@ -16,13 +16,13 @@ from functools import partial
 import numpy as np
 import pytest
 
-from domino_env.beliefs import rebuild, sample_consistent_deal
 from domino_env.encoders.base import available_encoders
 from domino_env.encoders.line import DefaultLineEncoder
 from domino_env.encoders.texas42 import DefaultTexas42Encoder
 from domino_env.envs.base import DominoAECEnv
 from domino_env.envs.dominoes_v0 import raw_env as line_env
 from domino_env.envs.texas42_v0 import raw_env as texas42_env
+from domino_env.search.beliefs import rebuild, sample_consistent_deal
 
 LINE_VARIANTS = [
     {"variant": v, "num_players": n, "teams": teams, "preset": p}

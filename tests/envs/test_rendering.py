@@ -12,8 +12,8 @@ import pytest
 from pettingzoo.test import render_test
 
 import domino_env.wrappers  # noqa: F401  (registers the domino_env/... Gymnasium ids)
-from domino_env.beliefs import determinize
 from domino_env.games import available_games, get_game
+from domino_env.search.beliefs import determinize
 from domino_env.wrappers import SingleAgentEnv
 
 EXAMPLES = [(name, options) for name in available_games() for options in get_game(name).examples]

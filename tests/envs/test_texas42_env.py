@@ -11,7 +11,7 @@ from domino_env import texas42_v0
 from domino_env.encoders.base import get_encoder
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.texas42 import NUM_ACTIONS, TILES, Texas42Config, Texas42Game
-from domino_env.tiles import iter_bits
+from domino_env.rules.tiles import iter_bits
 
 EVERY_OPTION = {
     "nello": "own_suit",

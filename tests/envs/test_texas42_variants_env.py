@@ -9,13 +9,13 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from domino_env import texas42_v0
-from domino_env.beliefs import sample_consistent_deal
 from domino_env.bots import make_bot
 from domino_env.encoders.base import available_encoders
 from domino_env.evaluation import GameSetup, evaluate
-from domino_env.play import build_setup
+from domino_env.frontends.terminal import build_setup
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.texas42 import Texas42Game
+from domino_env.search.beliefs import sample_consistent_deal
 from domino_env.vector.texas42 import VectorTexas42Game
 
 VARIANTS = {"three players": {"num_players": 3}, "texas88": {"preset": "texas88"}}

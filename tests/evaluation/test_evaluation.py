@@ -120,7 +120,7 @@ def test_rejects_bad_requests() -> None:
 def test_ratings_are_a_batch_fit_independent_of_record_order() -> None:
     """Shuffling the records leaves the ratings unchanged (an online rating would move), and every
     pair whose cross-play interval excludes 1/2 is ordered the same way by the ratings."""
-    from domino_env.evaluation import _summarize
+    from domino_env.evaluation.harness import _summarize
 
     setup = GameSetup("dominoes", {"variant": "draw", "num_players": 3})
     result = evaluate(setup, ["greedy", "random", "search:budget=5"], 24, seed=1)

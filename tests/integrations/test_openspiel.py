@@ -19,7 +19,7 @@ EXAMPLES = [(name, i) for name in available_games() for i in range(len(get_game(
 
 def test_the_core_package_never_imports_pyspiel() -> None:
     code = (
-        "import sys, domino_env, domino_env.games, domino_env.evaluation, domino_env.beliefs\n"
+        "import sys, domino_env, domino_env.games, domino_env.evaluation, domino_env.search.beliefs\n"
         "import domino_env.integrations\n"
         "from domino_env.bots.base import make_bot\n"
         "for name in domino_env.games.available_games():\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import io
 import re
 from pathlib import Path
@@ -12,10 +12,8 @@ import pytest
 from PIL import Image
 
 from domino_env.evaluation import AgentSpec, GameSetup, build_agents, lineups, play_lineup
-from domino_env.play import main as play_main
-from domino_env.recording import CAPTION_HEIGHT, GameRecorder
-
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+from domino_env.frontends.recording import CAPTION_HEIGHT, GameRecorder
+from domino_env.frontends.terminal import main as play_main
 
 
 def gif_frames(path: Path) -> tuple[int, tuple[int, int]]:
@@ -49,10 +47,7 @@ def decisions_of_deals(setup: GameSetup, agents: list[str], deals: int, seed: in
 
 
 def evaluate_main(argv: list[str]) -> int:
-    spec = importlib.util.spec_from_file_location("evaluate_script", SCRIPTS / "evaluate.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.main(argv)
+    return importlib.import_module("domino_env.cli.evaluate").main(argv)
 
 
 @pytest.mark.parametrize(

@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from domino_env.play import FdLineReader, Session, Setup, build_setup
+from domino_env.frontends.terminal import FdLineReader, Session, Setup, build_setup
 from domino_env.rules.line import LineConfig, LineGame
 from domino_env.rules.texas42 import Texas42Config, Texas42Game
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "play.py"
+SCRIPT = Path(sys.executable).parent / "domino-play"  # the console script beside this interpreter
 
 
 class LowestLegal:
@@ -79,7 +79,7 @@ def test_bad_input_re_prompts_until_a_legal_move():
 
 
 def test_the_timer_makes_the_automatic_move():
-    # Seat 0 may play 6-6 or 5-5 to open; the automatic move is the heaviest tile (RULES.md 2.5).
+    # Seat 0 may play 6-6 or 5-5 to open; the automatic move is the heaviest tile (docs/rules.md 2.5).
     setup = line_setup([["6-6", "5-5"], ["1-2"]], turn_seconds=30.0)
     read = scripted([None, "quit"])
     out = io.StringIO()

@@ -1,5 +1,5 @@
 """Checkpoints under damage, junk and faults: ``training/checkpoints.py`` and the trainer's start and
-resume (``training.ppo.train``, ``scripts/train.py``).
+resume (``domino_env_training.ppo.train``, ``domino-train``).
 
 Bad inputs tried:
 
@@ -17,13 +17,12 @@ Bad inputs tried:
   the evaluation cadence may change
 - re-running an existing run name without ``--resume``: refused, the checkpoint untouched;
   ``--overwrite`` starts again
-- ``scripts/train.py`` killed with SIGKILL mid-run, then ``--resume``: the weights of an uninterrupted run
+- ``domino-train`` killed with SIGKILL mid-run, then ``--resume``: the weights of an uninterrupted run
 """
 
 from __future__ import annotations
 
 import os
-import runpy
 import shutil
 import signal
 import subprocess
@@ -35,17 +34,16 @@ import numpy as np
 import pytest
 import torch
 import yaml
-
-from training.agent import PolicyAgent
-from training.checkpoints import (
+from domino_env_training.agent import PolicyAgent
+from domino_env_training.checkpoints import (
     CHECKPOINT_NAME,
     FORMAT,
     CheckpointError,
     load_checkpoint,
     save_checkpoint,
 )
-from training.config import ConfigError, from_dict
-from training.ppo import seeded_history, train
+from domino_env_training.config import ConfigError, from_dict
+from domino_env_training.ppo import seeded_history, train
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -269,7 +267,7 @@ def test_an_existing_run_is_not_overwritten_without_overwrite(run_dir, capsys):
         train(config, progress=False)
     assert last.read_bytes() == before
 
-    main = runpy.run_path(str(ROOT / "scripts" / "train.py"))["main"]  # the command line's error line
+    from domino_env_training.cli import main  # the command line's error line
     path = run_dir / "tiny.yaml"
     path.write_text(yaml.safe_dump(tiny_block(run_dir, 1)))
     with pytest.raises(SystemExit) as exit_:
@@ -298,7 +296,7 @@ def test_stale_temporaries_are_removed_on_start_and_on_resume(run_dir, resume):
 
 def run_trainer(config: Path, *extra: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, str(ROOT / "scripts" / "train.py"), "--config", str(config),
+    return subprocess.Popen([sys.executable, "-m", "domino_env_training.cli", "--config", str(config),
                              "--no-progress", "--threads", "1", *extra],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 

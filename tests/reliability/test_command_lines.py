@@ -1,4 +1,4 @@
-"""Command lines under bad input: ``scripts/evaluate.py`` and ``scripts/play.py``.
+"""Command lines under bad input: ``domino-evaluate`` and ``domino-play``.
 
 Every bad argument must stop the command before any game with one ``error:`` line naming the
 argument (argparse's exit status 2), and nothing may hang: commands that start worker processes
@@ -20,7 +20,7 @@ Bad inputs tried:
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
 import select
 import signal
@@ -31,18 +31,11 @@ from pathlib import Path
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+COMMANDS = Path(sys.executable).parent  # the console scripts installed beside this interpreter
 TIMEOUT = 120  # seconds: a hang fails the test instead of stalling CI
 
 
-def _load_evaluate_script():
-    spec = importlib.util.spec_from_file_location("evaluate_script", SCRIPTS / "evaluate.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-evaluate_script = _load_evaluate_script()
+evaluate_script = importlib.import_module("domino_env.cli.evaluate")
 
 
 def usage_error(capsys, argv: list[str]) -> str:
@@ -65,19 +58,19 @@ def usage_error(capsys, argv: list[str]) -> str:
 ])
 def test_an_agent_that_cannot_be_built_stops_before_the_workers(agent, game, message):
     result = subprocess.run(
-        [sys.executable, str(SCRIPTS / "evaluate.py"), "--game", game, "--agents", "random", agent,
+        [sys.executable, str(COMMANDS / "domino-evaluate"), "--game", game, "--agents", "random", agent,
          "--deals", "2"],  # the default two workers
         capture_output=True, text=True, timeout=TIMEOUT,
     )
     assert result.returncode == 2, result.stderr
-    assert result.stderr.splitlines()[-1].startswith("evaluate.py: error: argument --agents: ")
+    assert result.stderr.splitlines()[-1].startswith("domino-evaluate: error: argument --agents: ")
     assert message in result.stderr and "Traceback" not in result.stderr
 
 
 def test_a_worker_that_fails_stops_the_run_with_its_error():
     # The parent's check is switched off; the spawned workers import the module afresh and fail.
     code = (
-        "import domino_env.evaluation as ev\n"
+        "import domino_env.evaluation.harness as ev\n"
         "ev.build_agents = lambda setup, specs: []\n"
         "try:\n"
         "    ev.evaluate(ev.GameSetup('dominoes'), ['random', 'nobot'], 4, workers=2)\n"
@@ -127,7 +120,7 @@ def test_an_unwritable_out_folder_is_refused_before_any_game(capsys, tmp_path):
 # ----- play.py ------------------------------------------------------------------------------------
 def test_ctrl_c_at_the_play_prompt_exits_without_a_traceback():
     proc = subprocess.Popen(
-        [sys.executable, str(SCRIPTS / "play.py"), "--seed", "1", "--one-round"],
+        [sys.executable, str(COMMANDS / "domino-play"), "--seed", "1", "--one-round"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even if the runner ignores it
     )

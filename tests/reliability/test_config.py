@@ -1,4 +1,4 @@
-"""Run configurations under bad input: ``training/config.py`` and ``scripts/train.py``'s error line.
+"""Run configurations under bad input: ``training/config.py`` and ``domino-train``'s error line.
 
 Bad inputs tried:
 
@@ -18,13 +18,11 @@ Bad inputs tried:
 from __future__ import annotations
 
 import dataclasses
-import runpy
 import typing
 from pathlib import Path
 
 import pytest
-
-from training.config import Config, ConfigError, from_dict, load_config
+from domino_env_training.config import Config, ConfigError, from_dict, load_config
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY_RUN = [f"--set={assignment}" for assignment in ("total_steps=1", "ppo.num_envs=2", "ppo.num_steps=2",
@@ -88,8 +86,7 @@ def test_seeds_outside_what_torch_accepts_are_refused(seed, message):
 def test_the_largest_seed_works_where_seeds_are_used():
     import numpy as np
     import torch
-
-    from training.ppo import iteration_seeds
+    from domino_env_training.ppo import iteration_seeds
 
     seed = from_dict({"seed": 2**63 - 1}).seed  # the largest: from 2**63 up, evaluation seeds
     torch.manual_seed(seed)
@@ -129,7 +126,7 @@ def test_plain_run_names_are_accepted(name):
      ("name=../escaped", "error: name: '../escaped' is not a plain run name")],
 )
 def test_the_command_line_reports_bad_configs_on_one_error_line(tmp_path, capsys, assignment, message):
-    main = runpy.run_path(str(ROOT / "scripts" / "train.py"))["main"]
+    from domino_env_training.cli import main
     with pytest.raises(SystemExit) as exit_:
         main(["--set", f"run_dir={tmp_path / 'runs'}", *TINY_RUN, "--set", assignment, "--no-progress"])
     err = capsys.readouterr().err

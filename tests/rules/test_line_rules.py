@@ -1,4 +1,4 @@
-"""RULES.md sections 1, 2 and 5 for the line engine, one test (or more) per rule, on exact deals."""
+"""docs/rules.md sections 1, 2 and 5 for the line engine, one test (or more) per rule, on exact deals."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.line import LineConfig, LineGame, RoundResult
-from domino_env.tiles import DOUBLE_SIX
+from domino_env.rules.tiles import DOUBLE_SIX
 
 
 def make(hands, stock=(), leader=0, seed=0, **options) -> LineGame:

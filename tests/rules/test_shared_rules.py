@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from texas42_moves import DEAL_P, DEAL_X, play
 
-from domino_env import beliefs
 from domino_env.rules import texas42 as t42
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.line import LineConfig, LineGame, highest_double_holder, lead_rank
 from domino_env.rules.texas42 import RenegeError, Texas42Config, Texas42Game, contract_outcome, variant
-from domino_env.tiles import tile_set
+from domino_env.rules.tiles import tile_set
+from domino_env.search import beliefs
 from domino_env.vector import VectorLineGame, VectorTexas42Game, sample_legal
 from domino_env.vector import texas42 as vector_texas42
 
@@ -27,7 +27,7 @@ def texas42(hands: list[list[str]], **options) -> Texas42Game:
     return Texas42Game(config, np.random.default_rng(0), deal={"hands": hands, "shaker": 3})
 
 
-# ----- who leads first (RULES.md 2.1): rules.line.lead_rank / highest_double_holder --------------
+# ----- who leads first (docs/rules.md 2.1): rules.line.lead_rank / highest_double_holder --------------
 def test_lead_rank_puts_doubles_first_then_pips_then_the_higher_half() -> None:
     ts = tile_set(6)
     order = sorted(range(ts.num_tiles), key=lambda t: lead_rank(ts, t), reverse=True)
@@ -82,7 +82,7 @@ def test_the_belief_sampler_checks_the_leader_with_highest_double_holder() -> No
     assert highest_double_holder(config.tiles, dealt) == game.leader
 
 
-# ----- Plunge needs PLUNGE_DOUBLES doubles (RULES.md 3.6) ------------------------------------------
+# ----- Plunge needs PLUNGE_DOUBLES doubles (docs/rules.md 3.6) ------------------------------------------
 def test_plunge_follows_plunge_doubles_in_the_engine_and_the_sampler(monkeypatch: pytest.MonkeyPatch) -> None:
     game = play(texas42(DEAL_P, plunge=True), "pass")
     assert game.action_from_text("bid plunge 4m") in game.legal_actions()  # seat 1: four doubles
@@ -98,7 +98,7 @@ def test_plunge_follows_plunge_doubles_in_the_engine_and_the_sampler(monkeypatch
         assert (sum(1 << t for t in deal["hands"][1]) & doubles).bit_count() >= 6
 
 
-# ----- the contract decided after a trick (RULES.md 3.5): rules.texas42.contract_outcome -----------
+# ----- the contract decided after a trick (docs/rules.md 3.5): rules.texas42.contract_outcome -----------
 @pytest.mark.parametrize(
     ("bid", "nello", "points", "tricks", "early", "expected"),
     [

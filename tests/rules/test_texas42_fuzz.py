@@ -8,7 +8,7 @@ import pytest
 
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.texas42 import Texas42Config, Texas42Game
-from domino_env.tiles import iter_bits
+from domino_env.rules.tiles import iter_bits
 
 CONFIGS = {
     "standard": {},

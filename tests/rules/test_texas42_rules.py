@@ -1,4 +1,4 @@
-"""Scripted Texas 42 positions, one per rule of RULES.md 3.2-3.6 (exact legal sets and scores)."""
+"""Scripted Texas 42 positions, one per rule of docs/rules.md 3.2-3.6 (exact legal sets and scores)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scripted positions for three-player 42 (RULES.md 3.7) and Texas 88 (3.8), one test per rule,
+"""Scripted positions for three-player 42 (docs/rules.md 3.7) and Texas 88 (3.8), one test per rule,
 plus the house rules of docs/decisions.md (exact legal sets, scores, errors)."""
 
 from __future__ import annotations

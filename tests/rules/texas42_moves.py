@@ -1,4 +1,5 @@
-"""Deals and move helpers shared by the Texas 42 rule tests: moves are written in RULES.md 3.9 notation."""
+"""Deals and move helpers shared by the Texas 42 rule tests: moves are written in docs/rules.md 3.9
+notation."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 import pytest
 import torch
-
-from training.config import Config, from_dict
+from domino_env_training.config import Config, from_dict
 
 
 @pytest.fixture(autouse=True)

@@ -2,9 +2,8 @@ import os
 
 import pytest
 import torch
-
-from training import checkpoints
-from training.checkpoints import CheckpointError, load_checkpoint, save_checkpoint
+from domino_env_training import checkpoints
+from domino_env_training.checkpoints import CheckpointError, load_checkpoint, save_checkpoint
 
 
 def payload(scale: float) -> dict:

@@ -3,9 +3,8 @@ from pathlib import Path
 
 import pytest
 import torch
-
-from training.checkpoints import save_checkpoint
-from training.curves import harness_series
+from domino_env_training.checkpoints import save_checkpoint
+from domino_env_training.curves import harness_series
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from plot_curves import main as plot_curves  # noqa: E402

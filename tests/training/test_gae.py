@@ -1,7 +1,6 @@
 import numpy as np
 import pytest
-
-from training.rollout import learner_score, per_seat_gae
+from domino_env_training.rollout import learner_score, per_seat_gae
 
 
 def test_rewards_between_decisions_are_credited_to_each_seats_last_decision():

@@ -1,14 +1,13 @@
-"""The imitation warm start (training.imitation) on the fake high-card game."""
+"""The imitation warm start (domino_env_training.imitation) on the fake high-card game."""
 
 import numpy as np
 import pytest
 import torch
+from domino_env_training.config import from_dict
+from domino_env_training.imitation import imitate
+from domino_env_training.networks import ActorCritic
+from domino_env_training.ppo import seeded_history, train
 from fake_game import high_card_factory
-
-from training.config import from_dict
-from training.imitation import imitate
-from training.networks import ActorCritic
-from training.ppo import seeded_history, train
 
 
 def lowest_legal(obs: torch.Tensor, mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:

@@ -1,7 +1,6 @@
 import torch
-
-from training.config import NetworkConfig
-from training.networks import ActorCritic, masked_logits
+from domino_env_training.config import NetworkConfig
+from domino_env_training.networks import ActorCritic, masked_logits
 
 OBS_DIM, NUM_ACTIONS = 6, 8
 

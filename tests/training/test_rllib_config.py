@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from domino_env_training.config import ConfigError
+from domino_env_training.rllib.config import RLlibConfig, load_config, rules_options
 
 from domino_env.bots import make_bot
-from training.config import ConfigError
-from training.rllib.config import RLlibConfig, load_config, rules_options
 
 ROOT = Path(__file__).resolve().parents[2]
 RLLIB_CONFIGS = sorted((ROOT / "configs" / "rllib").glob("*.yaml"))
@@ -79,6 +79,6 @@ def test_the_training_script_stops_on_a_bad_option_before_ray_starts() -> None:
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed here")
 def test_the_rllib_bot_without_ray_names_the_extra(tmp_path: Path) -> None:
-    importlib.import_module("training.rllib.bot")  # what the domino_env.bots entry point imports
+    importlib.import_module("domino_env_training.rllib.bot")  # what the domino_env.bots entry point imports
     with pytest.raises(ImportError, match=r"pip install 'domino-env\[rllib\]'"):
         make_bot("dominoes", "rllib", path=str(tmp_path))

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 import torch
+from domino_env_training.config import GameConfig
+from domino_env_training.scripted import make_scripted, random_actions
 
 from domino_env.bots import make_bot
 from domino_env.bots.batched import BatchedLineGreedy
@@ -10,8 +12,6 @@ from domino_env.encoders.line_compact import encode_compact
 from domino_env.encoders.texas42_compact import encode_compact as encode_texas42
 from domino_env.rules.line import LineConfig, LineGame
 from domino_env.rules.texas42 import DECLARE, NELLO, NUM_ACTIONS, SEVENS, Texas42Config, Texas42Game
-from training.config import GameConfig
-from training.scripted import make_scripted, random_actions
 
 OPTIONS = {
     "block 2p": {"variant": "block", "num_players": 2, "preset": "pagat"},
@@ -23,7 +23,7 @@ OPTIONS = {
 @pytest.mark.parametrize("options", OPTIONS.values(), ids=OPTIONS.keys())
 def test_batched_greedy_plays_the_greedy_bots_move(options):
     """Same move as ``bots.line`` greedy on every position of 15 rounds (half the moves random, so
-    positions vary); in these rules the compact voids equal the bot's voids (training.scripted)."""
+    positions vary); in these rules the compact voids equal the bot's voids (domino_env_training.scripted)."""
     batched = BatchedLineGreedy({**options, "target_score": None})
     bot = make_bot("dominoes", "greedy")
     rng = np.random.default_rng(0)

@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 import torch
+from domino_env_training.agent import PolicyAgent
+from domino_env_training.checkpoint_bot import CheckpointAgent
+from domino_env_training.checkpoints import CHECKPOINT_NAME, load_checkpoint
+from domino_env_training.config import from_dict
+from domino_env_training.ppo import train
+from domino_env_training.rollout import game_factory
+from domino_env_training.view_critic import explained_variance, fit_view_critic, self_play_returns
 
 from domino_env.rules.line import LineConfig, LineGame
-from training.agent import PolicyAgent
-from training.checkpoint_bot import CheckpointAgent
-from training.checkpoints import CHECKPOINT_NAME, load_checkpoint
-from training.config import from_dict
-from training.ppo import train
-from training.rollout import game_factory
-from training.view_critic import explained_variance, fit_view_critic, self_play_returns
 
 
 @pytest.fixture(scope="module")

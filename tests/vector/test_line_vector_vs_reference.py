@@ -19,7 +19,7 @@ from domino_env.envs.dominoes_v0 import raw_env
 from domino_env.rules.line import LineConfig, LineGame, LineView
 from domino_env.vector import VectorLineGame, sample_legal
 
-# Every option of RULES.md 2.1 and of the environment (episode, reward) appears at least once.
+# Every option of docs/rules.md 2.1 and of the environment (episode, reward) appears at least once.
 CONFIGS = [
     dict(variant="block", num_players=2),
     dict(variant="block", num_players=3, preset="boardpan", reward="points"),

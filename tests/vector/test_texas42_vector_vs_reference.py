@@ -30,10 +30,10 @@ from domino_env.rules.texas42 import (
     Texas42Config,
     Texas42Game,
 )
-from domino_env.tiles import iter_bits
+from domino_env.rules.tiles import iter_bits
 from domino_env.vector import VectorTexas42Game, sample_legal
 
-# Every option of RULES.md 3.1-3.6 and of the environment (episode, reward) appears at least once.
+# Every option of docs/rules.md 3.1-3.6 and of the environment (episode, reward) appears at least once.
 CONFIGS = [
     dict(),
     dict(preset="n42pa", episode="game", target_marks=3),

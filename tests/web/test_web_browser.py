@@ -24,7 +24,7 @@ sync_api = pytest.importorskip(
 )
 import uvicorn  # noqa: E402
 
-from domino_env.web.server import create_app  # noqa: E402
+from domino_env.frontends.web.server import create_app  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:

@@ -15,12 +15,12 @@ pytest.importorskip("fastapi", reason="the web extra is not installed: pip insta
 from fastapi.testclient import TestClient  # noqa: E402
 
 from domino_env.evaluation import GameSetup, evaluate  # noqa: E402
+from domino_env.frontends.web.protocol import ProtocolError, parse_client_message  # noqa: E402
+from domino_env.frontends.web.server import create_app  # noqa: E402
+from domino_env.frontends.web.server import main as server_main  # noqa: E402
 from domino_env.games import get_game  # noqa: E402
 from domino_env.rules.texas42 import Texas42Game  # noqa: E402
-from domino_env.tiles import iter_bits  # noqa: E402
-from domino_env.web.protocol import ProtocolError, parse_client_message  # noqa: E402
-from domino_env.web.server import create_app  # noqa: E402
-from domino_env.web.server import main as server_main  # noqa: E402
+from domino_env.rules.tiles import iter_bits  # noqa: E402
 
 PLAYTHROUGHS = Path(__file__).resolve().parents[1] / "playthroughs"
 

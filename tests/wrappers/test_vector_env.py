@@ -209,11 +209,12 @@ def test_gymnasium_vector_wrappers_count_episodes():
 
 
 def test_a_frozen_checkpoint_plays_the_other_seats():
-    """A trained policy as opponent: ``training.agent.PolicyAgent.act`` takes the batch as it comes."""
+    """A trained policy as opponent: ``domino_env_training.agent.PolicyAgent.act`` takes the batch as
+    it comes."""
     torch = pytest.importorskip("torch")
-    from training.agent import PolicyAgent
-    from training.config import Config, NetworkConfig
-    from training.networks import ActorCritic
+    from domino_env_training.agent import PolicyAgent
+    from domino_env_training.config import Config, NetworkConfig
+    from domino_env_training.networks import ActorCritic
 
     torch.manual_seed(0)
     env = DominoVectorEnv(num_envs=32, variant="block", num_players=3, opponents="random")

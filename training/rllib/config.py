@@ -1,4 +1,5 @@
-"""The RLlib self-play run config: YAML + ``--set`` overrides, validated on load like ``training.config``.
+"""The RLlib self-play run config: YAML + ``--set`` overrides, validated on load like
+``domino_env_training.config``.
 
 The same conventions as the project's trainer (``training/config.py``): every field has a default
 and a docstring, a YAML file sets any subset nested the same way, ``--set section.field=value``
@@ -17,9 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
-from domino_env.games import available_games, get_game
-from training.config import (
+from domino_env_training.config import (
     RUN_NAME,
     ConfigError,
     _build,
@@ -28,6 +27,8 @@ from training.config import (
     check_harness_opponents,
     check_hidden_sizes,
 )
+
+from domino_env.games import available_games, get_game
 
 
 @dataclass
