@@ -3,8 +3,10 @@
 A ``Game`` says everything the rest of the package asks about a game: how its options become the
 rules engine's config, the engine, the PettingZoo module and id, the encoders and bots (as module
 paths, imported on first use), the batched engine and which configs it plays, the scoring sides of
-the seats, the number of tiles, and how an episode's outcome is read off a finished engine.
-Evaluation, training, the play front end, the wrappers and the encoders look the record up by name
+the seats, the number of tiles, how an episode's outcome is read off a finished engine, and what the
+play front ends (terminal and browser tables) need: the names they offer, how a person's table options
+become a config, what to say when a round ends, the module of the browser's messages.
+Evaluation, training, the play front ends, the wrappers and the encoders look the record up by name
 (``get_game("texas42")``) or by config (``game_of_config(config)``) instead of testing strings.
 
 Adding a game: write its rules engine (``rules/``), encoders (``encoders/``), bots (``bots/``) and
@@ -19,14 +21,14 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from domino_env.rules.conventions import check_choice
-from domino_env.rules.line import LineConfig, LineGame
+from domino_env.rules.line import VARIANTS, LineConfig, LineGame
 from domino_env.rules.rewards import EPISODES, REWARDS, TEXAS42_REWARDS
 from domino_env.rules.texas42 import BID, Texas42Config, Texas42Game
 
@@ -46,6 +48,24 @@ class Outcome:
     side_scores: list[float]
     rounds: int
     winner: int | None
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """What a person asks of a table in the play front ends (the terminal's command line, the web
+    lobby); ``None`` leaves the choice to the game (``Game.play_config``)."""
+
+    players: int | None = None
+    teams: bool = False
+    preset: str | None = None
+    target: int | None = None
+    """points (line games) or marks (42) to win the match or game"""
+    one_round: bool = False
+    """a single round (42: one hand) instead of a match (a game)"""
+    turn_seconds: float | None = None
+    """the turn timer (docs/rules.md 2.5): seconds before the automatic move, 0 for none"""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """any other rules options, given to the config unchanged"""
 
 
 @dataclass(frozen=True)
@@ -99,6 +119,26 @@ class Game:
     renderer: str | None = None
     """``module:function`` drawing a seat's view as an ``H x W x 3`` uint8 frame of one size per
     config (``render_mode="rgb_array"``: ``domino_env.frontends.render``)"""
+    play_names: tuple[str, ...] = ()
+    """what the play front ends' game choice (``--game``, the web lobby) takes for this game: the line
+    games one name per variant, 42 its own name (``()``: the front ends do not offer the game; otherwise
+    every ``play_`` field below is set)"""
+    play_config: Callable[[str, PlayOptions], tuple[Any, float]] | None = None
+    """``play_config(choice, options)``: a table of ``choice`` (one of ``play_names``) -> the rules
+    config and the turn timer's seconds (0: off); raises ``ValueError`` saying which option to change"""
+    play_intro: Callable[[Any], str] | None = None
+    """``play_intro(config)``: the rules and the goal of a table, in words"""
+    play_progress: Callable[[Any], tuple[int, ...]] | None = None
+    """``play_progress(engine)``: changes exactly when a round or hand ends (or a 42 hand is reshaken),
+    the moments ``play_report`` tells"""
+    play_report: Callable[[Any, Sequence[str]], str] | None = None
+    """``play_report(engine, seat_names)``: the round or hand that just ended (or the reshake), in words"""
+    play_final: Callable[[Any, Sequence[str]], str] | None = None
+    """``play_final(finished_engine, seat_names)``: how the episode ended, in words"""
+    web_module: str | None = None
+    """the browser front end's module of the game's messages (``domino_env.frontends.web.protocol``
+    reads it): ``tile_table(config)``, ``seat_message(view, action_text)``, ``apply(engine, action)``
+    (the move, and the public record of the round or hand it ended) and ``match_facts(engine)``"""
 
     # ----- rules ----------------------------------------------------------------------------------
     def config(self, **options: Any) -> Any:
@@ -149,6 +189,12 @@ class Game:
         if self.renderer is None:
             raise ValueError(f"game {self.name!r} has no renderer")
         return _import(self.renderer)(view)
+
+    def web_messages(self) -> Any:
+        """The module of the browser front end's messages for this game (``web_module``)."""
+        if self.web_module is None:
+            raise ValueError(f"game {self.name!r} has no web front end")
+        return _import(self.web_module)
 
     def load_encoders(self) -> None:
         for module in self.encoder_modules:
@@ -221,6 +267,71 @@ def _line_outcome(engine: LineGame, whole_match: bool) -> Outcome:
     return Outcome(scores, len(engine.results), winner)
 
 
+# ----- the play front ends (terminal and browser tables) ----------------------------------------------
+BOARDPAN_TURN_SECONDS = 60.0
+"""The boardpan turn timer (docs/rules.md 2.5): the play front ends' default under that preset."""
+
+
+def _team(seat: int) -> str:
+    """A four-seat partnership named by one of its seats."""
+    return f"team {seat % 2} (seats {seat % 2}+{seat % 2 + 2})"
+
+
+def _line_table(variant: str, table: PlayOptions) -> tuple[LineConfig, float]:
+    """A match (or one round) of ``variant``: two players unless told (four with teams); the turn
+    timer runs under boardpan unless told."""
+    teams = table.teams
+    players = 4 if teams and table.players is None else table.players or 2
+    if teams and players != 4:
+        raise ValueError(f"a team game needs all four seats filled (people and bots in any mix), "
+                         f"not {players}: use --players 4")
+    options = dict(table.options)
+    if table.target is not None:
+        options["target_score"] = table.target
+    options["episode"] = "round" if table.one_round else "match"
+    config = _line_config(dict(variant=variant, num_players=players, teams=teams,
+                               preset=table.preset or "pagat", **options))
+    turn_seconds = table.turn_seconds
+    if turn_seconds is None:
+        turn_seconds = BOARDPAN_TURN_SECONDS if config.preset == "boardpan" else 0.0
+    return config, turn_seconds
+
+
+def _line_intro(config: LineConfig) -> str:
+    rules = f"{config.variant.title()} ({config.preset}), {config.num_players} players"
+    rules += ", teams: seats 0+2 against 1+3" if config.teams else ""
+    goal = "one round" if config.target_score is None else f"first to {config.target_score} points"
+    return f"{rules}; {goal}"
+
+
+def _line_side(config: LineConfig, seat_names: Sequence[str], seat: int) -> str:
+    return _team(seat) if config.teams else seat_names[seat]
+
+
+def _line_report(engine: LineGame, seat_names: Sequence[str]) -> str:
+    """How the round ended, the pips left, who scores and the scores."""
+    config, r = engine.config, engine.results[-1]
+    how = "dominoed (went out)" if r.kind == "domino" else "the game blocked"
+    pips = ", ".join(f"seat {s} {p}" for s, p in enumerate(r.pips))
+    if r.winners:
+        won = f"{_line_side(config, seat_names, r.winners[0]).capitalize()} scores {max(r.round_points)}"
+    else:
+        won = "A tie for the lowest count: nobody scores"
+    if config.teams:
+        scores = f"Scores: team 0 {engine.scores[0]}, team 1 {engine.scores[1]}."
+    else:
+        scores = "Scores: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(engine.scores)) + "."
+    return f"Round {len(engine.results)} over, {how}. Pips left: {pips}. {won}. {scores}"
+
+
+def _line_final(engine: LineGame, seat_names: Sequence[str]) -> str:
+    if engine.config.target_score is None:
+        return "The round is over."
+    best = max(range(engine.num_players), key=lambda s: engine.scores[s])
+    winner = _line_side(engine.config, seat_names, best)
+    return f"Match over: {winner} wins with {engine.scores[best]} points."
+
+
 DOMINOES = register_game(Game(
     name="dominoes",
     title="Block and Draw dominoes (docs/rules.md 2)",
@@ -250,6 +361,13 @@ DOMINOES = register_game(Game(
     vector_engine="domino_env.vector.line:VectorLineGame",
     vector_plays=lambda config: True,
     renderer="domino_env.frontends.render:draw_line_view",
+    play_names=VARIANTS,
+    play_config=_line_table,
+    play_intro=_line_intro,
+    play_progress=lambda engine: (len(engine.results),),
+    play_report=_line_report,
+    play_final=_line_final,
+    web_module="domino_env.frontends.web.line",
 ))
 
 
@@ -274,6 +392,51 @@ def _texas42_trainable(config: Texas42Config) -> str | None:
                 "against the other two) and the trainer's sides are fixed; train four-player 42 or "
                 "Texas 88 (preset: texas88)")
     return None
+
+
+def _texas42_table(name: str, table: PlayOptions) -> tuple[Texas42Config, float]:
+    """A game (or one hand) of four-player 42: four seats, two teams, no turn timer."""
+    if table.players not in (None, 4) or table.teams:
+        raise ValueError("Texas 42 is always four players in two teams: drop --players/--teams")
+    if table.turn_seconds:
+        raise ValueError("Texas 42 has no automatic move (docs/rules.md 2.5 is a line-game rule): "
+                         "use --turn-seconds 0")
+    options = dict(table.options)
+    if table.target is not None:
+        options["target_marks"] = table.target
+    options["episode"] = "hand" if table.one_round else options.get("episode", "game")
+    config = _texas42_config(dict(preset=table.preset or "standard", **options))
+    if config.num_players != 4:
+        raise ValueError(f"the terminal front end plays four-player 42 only, not {config.variant.name}: "
+                         "play three-player 42 and Texas 88 through texas42_v0.env")
+    return config, 0.0
+
+
+def _texas42_intro(config: Texas42Config) -> str:
+    goal = f"first team to {config.target_marks} marks" if config.episode == "game" else "one hand"
+    return f"Texas 42 ({config.preset}), teams: seats 0+2 against 1+3; {goal}"
+
+
+def _texas42_report(engine: Texas42Game, seat_names: Sequence[str]) -> str:
+    """The contract of the hand just scored, the points taken and the marks; or the reshake."""
+    result = engine.last_result
+    if result is None:
+        return f"All four passed: the hand is reshaken; seat {engine.shaker} shakes."
+    contract = result["contract"]
+    outcome = "made" if contract["made"] else "set"
+    won = next(s for s in range(2) if result["hand_marks"][s])
+    return (f"Hand over: {seat_names[contract['bidder']]}, {contract['bid']}, "
+            f"{contract['declaration']}: {outcome} (points taken: team 0 "
+            f"{result['points_taken'][0]}, team 1 {result['points_taken'][1]}). "
+            f"{_team(won).capitalize()} scores {result['hand_marks'][won]} mark(s). "
+            f"Marks: team 0 {engine.marks[0]}, team 1 {engine.marks[1]}.")
+
+
+def _texas42_final(engine: Texas42Game, seat_names: Sequence[str]) -> str:
+    if engine.config.episode == "hand":
+        return "The hand is over."
+    winner = 0 if engine.marks[0] > engine.marks[1] else 1
+    return f"Game over: {_team(winner)} wins, {engine.marks[winner]} marks to {engine.marks[1 - winner]}."
 
 
 TEXAS42 = register_game(Game(
@@ -311,4 +474,11 @@ TEXAS42 = register_game(Game(
     vector_plays=lambda config: config.num_players == 4,
     trainable=_texas42_trainable,
     renderer="domino_env.frontends.render:draw_texas42_view",
+    play_names=("texas42",),
+    play_config=_texas42_table,
+    play_intro=_texas42_intro,
+    play_progress=lambda engine: (engine.deals, engine.hands_scored),
+    play_report=_texas42_report,
+    play_final=_texas42_final,
+    web_module="domino_env.frontends.web.texas42",
 ))

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # openspiel: the OpenSpiel adapter's tests run in CI (about 30 s more, most of it scipy);
 # torchrl: the TorchRL environment's tests and its PPO example's;
 # tianshou: docs/integrations.md's Tianshou snippet runs in CI (it leaves torch, numpy, gymnasium alone);
-# web: the browser front end (scripts/serve.py) and its tests
+# web: the browser front end (domino-serve) and its tests
 .venv/bin/python -m pip install -q -e ".[dev,openspiel,tianshou,torchrl,web]"
 # The browser tests drive Debian's chromium (Playwright never downloads a browser here); about 2.5
 # minutes to install. Without it (no root, no apt) those tests are skipped, saying why.

@@ -4,7 +4,7 @@
 
 Runs, one after another, each for ``--minutes`` of training: ``scripts/train_rllib.py`` with
 ``configs/rllib/block_2p.yaml`` and 1, then 2 remote env runners (``--runners``), and the project's
-trainer (``scripts/train.py`` with ``configs/block_2p.yaml``). Reports env steps (decisions of all
+trainer (``domino-train --config block_2p``). Reports env steps (decisions of all
 seats) per second of training, and, with ``--eval-deals``, the strength of each final policy against
 ``greedy`` on the same duplicate deals (``domino_env.evaluation``: win rate and margin, 95%
 intervals). Writes ``results.json`` and ``results.md`` to ``--out`` with the load average before and
@@ -80,7 +80,7 @@ def bench_own(minutes: float, out: Path) -> dict[str, Any]:
     result = train(config, overwrite=True, progress=False)
     seconds = time.monotonic() - start
     return {
-        "trainer": "own PPO (scripts/train.py)",
+        "trainer": "own PPO (domino-train)",
         "env_steps": result.global_step,
         "seconds": seconds,
         "steps_per_s": result.global_step / seconds,

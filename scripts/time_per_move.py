@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--game", default="dominoes")
     parser.add_argument("--option", type=_option, action="append", default=[], help="rule option key=value")
-    parser.add_argument("--agents", nargs="+", required=True, help="agent specs as in scripts/evaluate.py")
+    parser.add_argument("--agents", nargs="+", required=True, help="agent specs, as domino-evaluate")
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

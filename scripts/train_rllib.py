@@ -3,7 +3,7 @@
     scripts/train_rllib.py --config configs/rllib/block_2p.yaml [--set FIELD=VALUE ...]
                            [--address auto] [--num-env-runners N]
 
-Overrides use dotted field names and YAML values as in ``scripts/train.py``
+Overrides use dotted field names and YAML values as in ``domino-train``
 (``--set ppo.lr=3e-4 --set game.options.variant=draw``); every field is listed with its meaning in
 ``training/rllib/config.py``. ``--address auto`` joins the Ray cluster started on this machine with
 ``ray start`` (without it a local Ray starts and stops with the run); ``--num-env-runners`` overrides

@@ -153,3 +153,32 @@ def test_every_module_imports_in_a_random_order(seed: int) -> None:
     done = subprocess.run([sys.executable, "-c", code, *order], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, f"importing in the order {order} failed:\n{done.stderr[-3000:]}"
+
+
+def test_the_public_surface_is_lazy_and_every_name_resolves() -> None:
+    """``import domino_env`` loads no submodule; each name of ``__all__`` then loads its module."""
+    code = (
+        "import sys, domino_env\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('domino_env.'))\n"
+        "assert loaded == [], loaded\n"
+        "assert domino_env.__all__ == ['__version__', *domino_env._PUBLIC], domino_env.__all__\n"
+        "for name in domino_env.__all__:\n"
+        "    assert getattr(domino_env, name) is not None, name\n"
+        "assert domino_env.make_bot('dominoes', 'greedy') is not None\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_library_never_imports_the_trainer() -> None:
+    """``domino_env`` works without ``domino_env_training`` (the trainer provides its bot through an
+    entry point), so no module of the library imports it, at load time or inside a function."""
+    offenders = []
+    for module, path in MODULES.items():
+        if not module.startswith("domino_env."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{module}: {n}" for n in names if n.split(".")[0] == "domino_env_training"]
+    assert offenders == []

@@ -1,6 +1,6 @@
 """A trained checkpoint as an agent: observation + legal mask in, action out.
 
-The evaluation harness and ``scripts/play.py`` wrap this into the bot interface (they own the
+The evaluation harness and ``domino-play`` wrap this into the bot interface (they own the
 view -> observation step); here the input is already the seat-relative observation, from the
 encoder the checkpoint names (``observation_encoder``), one row or a batch.
 """

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from domino_env_training.scripted import scripted_opponents
 
+from domino_env.bots.batched import batched_bots
 from domino_env.evaluation.tasks import EVALUATION_SEEDS
 from domino_env.games import Game, available_games, get_game
 
@@ -269,6 +269,14 @@ def _build(cls: type, data: Any, prefix: str) -> Any:
     return cls(**kwargs)
 
 
+def scripted_opponents(game: str) -> list[str]:
+    """The names ``pool.scripted`` and ``imitation.teacher`` accept for ``game``: the batched bots of
+    ``domino_env.bots.batched``, which ``domino_env_training.scripted`` adapts to torch tensors. Named
+    here, not there, so that the dependency points one way (``scripted`` reads ``GameConfig``) and the
+    config loads without torch."""
+    return batched_bots(game)
+
+
 def check_hidden_sizes(sizes: Any) -> None:
     """``network.hidden_sizes`` must be a non-empty list of positive ints (this trainer's and RLlib's)."""
     if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
@@ -347,12 +355,13 @@ def apply_override(data: dict[str, Any], assignment: str) -> None:
 
 
 def shipped_configs() -> list[str]:
-    """The names of the run configs shipped with the package (``block_2p``, ``gpu/block_2p`` ...)."""
+    """The names of the trainer's run configs shipped with the package (``block_2p``, ``gpu/block_2p``
+    ...); the RLlib configs under ``rllib/`` are ``scripts/train_rllib.py``'s, not listed."""
     root = resources.files("domino_env_training.configs")
     names = [f"{entry.name}" for entry in root.iterdir() if entry.name.endswith(".yaml")]
     names += [f"{folder.name}/{entry.name}" for folder in root.iterdir() if folder.is_dir()
               for entry in folder.iterdir() if entry.name.endswith(".yaml")]
-    return sorted(name.removesuffix(".yaml") for name in names)
+    return sorted(name.removesuffix(".yaml") for name in names if not name.startswith("rllib/"))
 
 
 def config_path(name_or_path: str | Path) -> Path:

@@ -53,7 +53,7 @@ def plot_strength_curves(runs: dict[str, list[dict[str, float]]], path: str | Pa
     """Harness strength of several runs against engine steps (left) and wall-clock minutes (right).
 
     ``runs`` maps a label to a run's history (a checkpoint's ``history``); each harness opponent of
-    each run is one series with its 95% intervals; ``target`` draws a dashed line (an issue's bar).
+    each run is one series with its 95% intervals; ``target`` draws a dashed line (a target).
     Wall time needs the records' ``elapsed_s``, which older runs lack: the right panel is then empty.
     """
     import matplotlib

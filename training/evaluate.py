@@ -5,7 +5,7 @@
 - ``harness_evaluation`` (every ``harness_every``-th of those): the learner, saved as a checkpoint,
   against the scripted bots through ``domino_env.evaluation``: duplicate deals, seats rotated,
   95% intervals over deals. Slower (the bots play on seat views, one game at a time), so it runs
-  on a small number of deals; the figures in docs/results.md use ``scripts/evaluate.py`` on many more.
+  on a small number of deals; the figures in docs/results.md use ``domino-evaluate`` on many more.
 """
 
 from __future__ import annotations

@@ -1,16 +1,21 @@
 """PPO self-play with action masks, in one straight-line loop (the layout of CleanRL's ppo.py).
 
-Each iteration:
-0. (once, optional: ``imitation.teacher``) the network copies a scripted teacher
-   (``domino_env_training.imitation``);
-1. a fresh batch of ``num_envs`` games, seeded by ``(seed, iteration)``, each with an opponent
-   drawn from the pool and a learner side (a seat, or a team) drawn at random;
-2. ``num_steps`` batched steps: the learner's network acts where its seats are to play, the pool's
+``train`` is that loop; each stage it names is one function below it, in the order it runs.
+Setup (``make_setup``, ``new_learner``, ``resume_learner``, ``open_run_folder``): the run folder,
+the sizes probed off one game, the network, its optimizer and the opponent pool, loaded from the
+checkpoint when resumed. Then, once and optionally (``imitation.teacher``), the network copies a
+scripted teacher (``imitate_teacher``, ``domino_env_training.imitation``). Each iteration:
+
+1. ``collect_rollout``: a fresh batch of ``num_envs`` games, seeded by ``(seed, iteration)``, each
+   with an opponent drawn from the pool and a learner side (a seat, or a team) drawn at random;
+   ``num_steps`` batched steps: the learner's network acts where its seats are to play, the pool's
    opponents act elsewhere, in batch;
-3. GAE along each seat's own decisions (``rollout.per_seat_gae``);
-4. the clipped PPO update over the learner's complete transitions, masked logits in the loss;
-5. pool snapshot, evaluations (batched vs random; every ``harness_every``-th also duplicate deals
-   against the bots), TensorBoard and progress bar, checkpoint.
+2. ``learner_batch``: GAE along each seat's own decisions (``rollout.per_seat_gae``), keeping the
+   learner's complete transitions;
+3. ``ppo_update`` (``minibatch_losses``): the clipped PPO update over those, masked logits in the loss;
+4. ``snapshot_and_evaluate``, ``log_iteration``, ``save_run``: pool snapshot, evaluations (batched vs
+   random; every ``harness_every``-th also duplicate deals against the bots), TensorBoard and
+   progress bar, checkpoint.
 
 Determinism: every random draw of iteration ``i`` (deals, opponents, seats, actions, minibatch
 order, evaluation) comes from generators seeded with ``(config.seed, i)``, and games do not carry
@@ -24,8 +29,9 @@ import json
 import math
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -116,14 +122,226 @@ def check_resumable(checkpoint: dict, config: Config, path: Path) -> None:
         raise CheckpointError(f"{path}: elapsed_s must be a finite number of seconds, got {elapsed!r}")
 
 
+@dataclass(frozen=True)
+class Setup:
+    """What stays fixed for a whole run: the config, the game factory, the device and the sizes read
+    once off a one-game probe (the stages below take it instead of a dozen loose arguments)."""
+
+    config: Config
+    make_game: GameFactory
+    device: torch.device
+    checkpoint_path: Path
+    num_iterations: int
+    sides: np.ndarray
+    """side (team) of every seat, ``rollout.seat_sides``"""
+    obs_dim: int
+    num_actions: int
+    num_players: int
+    tiles: int
+    """tiles in one hidden hand when the run reads the other seats' hands (input of a centralized
+    critic, target of the hand head), else 0"""
+
+    @property
+    def centralized(self) -> bool:
+        return self.config.network.centralized_critic
+
+    @property
+    def hand_coef(self) -> float:
+        return self.config.network.hand_head_coef
+
+    @property
+    def hands_dim(self) -> int:
+        """Width of the other seats' hands side by side (0 when the run does not read them)."""
+        return (self.num_players - 1) * self.tiles
+
+    @property
+    def critic_dim(self) -> int:
+        return self.obs_dim + self.hands_dim if self.centralized else self.obs_dim
+
+    @property
+    def steps_per_iteration(self) -> int:
+        return self.config.ppo.num_envs * self.config.ppo.num_steps
+
+    @property
+    def harness_period(self) -> int:
+        """Iterations between harness evaluations (``harness_every`` counts evaluations)."""
+        return self.config.eval_interval * self.config.harness_every
+
+    def new_network(self) -> ActorCritic:
+        """A fresh actor-critic of this run's shape: the learner, and each snapshot the pool loads."""
+        return ActorCritic(self.obs_dim, self.num_actions, self.config.network, self.critic_dim,
+                           self.hands_dim if self.hand_coef else 0).to(self.device)
+
+
+@dataclass
+class Learner:
+    """What training changes and a checkpoint keeps: the network, its optimizer, the opponent pool,
+    the counters and the history of per-iteration records."""
+
+    agent: ActorCritic
+    optimizer: optim.Optimizer
+    pool: OpponentPool
+    iteration: int = 0
+    global_step: int = 0
+    history: list[dict[str, float]] = field(default_factory=list)
+
+
+@dataclass
+class Clock:
+    """Wall time, continued across resumes: the checkpoint's seconds plus this process's. Only the time
+    budget, ``elapsed_s`` and steps per second read it, never a seeded result."""
+
+    elapsed_before: float
+    start_step: int
+    start_time: float = field(default_factory=time.time)
+
+    def elapsed(self) -> float:
+        return self.elapsed_before + time.time() - self.start_time
+
+    def out_of_time(self, budget: float) -> bool:
+        return bool(budget) and self.elapsed() >= budget
+
+    def steps_per_second(self, global_step: int) -> int:
+        return int((global_step - self.start_step) / (time.time() - self.start_time))
+
+
+@dataclass
+class RolloutBuffers:
+    """Rollout storage, time-major like CleanRL's: torch where the update reads it, numpy where the
+    per-seat GAE does."""
+
+    obs: torch.Tensor
+    hands: torch.Tensor | None
+    """the other seats' hands at each decision (None when the run does not read them)"""
+    mask: torch.Tensor
+    actions: torch.Tensor
+    logprobs: torch.Tensor
+    values: np.ndarray
+    seats: np.ndarray
+    learner: np.ndarray
+    """whether the learner's network took the decision (else a pool opponent did)"""
+    rewards: np.ndarray
+    dones: np.ndarray
+
+    @classmethod
+    def zeros(cls, setup: Setup) -> RolloutBuffers:
+        shape, device = (setup.config.ppo.num_steps, setup.config.ppo.num_envs), setup.device
+        return cls(
+            obs=torch.zeros((*shape, setup.obs_dim), device=device),
+            hands=torch.zeros((*shape, setup.hands_dim), device=device) if setup.hands_dim else None,
+            mask=torch.zeros((*shape, setup.num_actions), dtype=torch.bool, device=device),
+            actions=torch.zeros(shape, dtype=torch.long, device=device),
+            logprobs=torch.zeros(shape, device=device),
+            values=np.zeros(shape, dtype=np.float32),
+            seats=np.zeros(shape, dtype=np.int64),
+            learner=np.zeros(shape, dtype=bool),
+            rewards=np.zeros((*shape, setup.num_players), dtype=np.float32),
+            dones=np.zeros(shape, dtype=bool),
+        )
+
+
+@dataclass
+class LearnerBatch:
+    """The learner's complete transitions of one rollout, flattened: all that the PPO update reads."""
+
+    obs: torch.Tensor
+    hands: torch.Tensor | None
+    mask: torch.Tensor
+    actions: torch.Tensor
+    logprobs: torch.Tensor
+    advantages: torch.Tensor
+    returns: torch.Tensor
+    values: torch.Tensor
+
+    @property
+    def size(self) -> int:
+        return self.actions.numel()
+
+
+class Losses(NamedTuple):
+    """One minibatch's losses; the optimizer steps on ``total``."""
+
+    total: torch.Tensor
+    policy: torch.Tensor
+    value: torch.Tensor
+    entropy: torch.Tensor
+    hand: torch.Tensor | None
+    """binary cross-entropy of the hand head (None without one)"""
+    approx_kl: torch.Tensor
+    clipfrac: float
+
+
+@dataclass
+class UpdateStats:
+    """What CleanRL logs of an update: the last minibatch's losses, every minibatch's clip fraction,
+    and the share of the returns' variance the rollout's values explained."""
+
+    last: Losses
+    clipfracs: list[float]
+    explained_variance: float
+
+
 def train(config: Config, *, resume: bool = False, overwrite: bool = False,
           make_game: GameFactory | None = None, progress: bool = True) -> TrainResult:
     """Run (or with ``resume``, continue) the training described by ``config``.
 
     A run that already has a checkpoint is continued only with ``resume`` (same config but for
     ``RESUMABLE_FIELDS``) and started again only with ``overwrite``; otherwise ``ConfigError``."""
-    run_path = config.run_path
-    checkpoint_path = run_path / CHECKPOINT_NAME
+    setup = make_setup(config, make_game, resume=resume, overwrite=overwrite)
+    hp = config.ppo  # PPO hyper-parameters, read as often as CleanRL's ``args``
+    learner = new_learner(setup)
+    resumed = resume and setup.checkpoint_path.exists()
+    elapsed_before = resume_learner(learner, setup) if resumed else 0.0
+    writer = open_run_folder(config, learner.global_step, purge=resumed or overwrite)
+    buffers = RolloutBuffers.zeros(setup)
+
+    clock = Clock(elapsed_before, learner.global_step)
+    if config.imitation.teacher and not resumed:  # warm start; its time counts against the budget
+        imitate_teacher(setup, learner, writer, clock)
+    bar = tqdm(total=setup.num_iterations * setup.steps_per_iteration, initial=learner.global_step,
+               unit="step", disable=not progress, dynamic_ncols=True)
+    while learner.iteration < setup.num_iterations and not clock.out_of_time(config.time_budget_s):
+        rng, game_seed, torch_seed = iteration_seeds(config.seed, learner.iteration)
+        generator = torch.Generator(device=setup.device).manual_seed(torch_seed)
+        if hp.anneal_lr:
+            learner.optimizer.param_groups[0]["lr"] = (1.0 - learner.iteration / setup.num_iterations) * hp.lr
+
+        # ----- rollout: fresh games, the learner on its seats, pool opponents on the others -----
+        scores = collect_rollout(setup, learner, buffers, rng, game_seed, generator)
+        learner.global_step += setup.steps_per_iteration
+
+        # ----- advantages along each seat's own decisions -----
+        batch = learner_batch(setup, buffers)
+
+        # ----- PPO update: clipped surrogate, clipped value loss, entropy over legal actions -----
+        stats = ppo_update(setup, learner, batch, rng)
+
+        # ----- pool, evaluation, logging, checkpoint -----
+        learner.iteration += 1
+        record = snapshot_and_evaluate(setup, learner, scores, torch_seed, clock)
+        sps = clock.steps_per_second(learner.global_step)
+        log_iteration(writer, learner, record, stats, games_vs_pool=len(scores), transitions=batch.size,
+                      sps=sps)
+        bar.update(setup.steps_per_iteration)
+        bar.set_postfix(win=f"{record.get('win_rate', float('nan')):.3f}", sps=sps,
+                        eval=f"{history_last(learner.history, 'eval_win_rate_vs_random'):.3f}")
+        if learner.iteration % config.checkpoint_interval == 0:
+            save_run(setup, learner, clock)
+    bar.close()
+
+    save_run(setup, learner, clock)
+    plot_learning_curve(learner.history, config.run_path / "learning_curve.png")
+    writer.close()
+    return TrainResult(config.run_path, learner.iteration, learner.global_step, learner.history)
+
+
+# ----- setup: run folder, resume, networks, optimizer, pool ---------------------------------------
+
+def make_setup(config: Config, make_game: GameFactory | None, *, resume: bool, overwrite: bool) -> Setup:
+    """Check the run can start before anything is built or written: claim the run folder (never over
+    a checkpoint unless resumed or overwritten), probe one game for the sizes, refuse a hand-reading
+    network on an engine that keeps no hands, and warn of a harness period past the run's end."""
+    checkpoint_path = config.run_path / CHECKPOINT_NAME
     if checkpoint_path.exists() and not (resume or overwrite):
         raise ConfigError(f"{checkpoint_path} exists: resume that run (--resume), start it again "
                           "(--overwrite), or choose another name")
@@ -131,258 +349,279 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
     make_game = make_game or game_factory(config.game)
     device = resolve_device(config.device)
     probe = make_game(1, config.seed)
-    obs_dim, num_actions, num_players = probe.obs_dim, probe.num_actions, probe.num_players
     sides = seat_sides(config.game)
-    hp = config.ppo  # PPO hyper-parameters, read as often as CleanRL's ``args``
-    num_envs, num_steps = hp.num_envs, hp.num_steps
-    steps_per_iteration = num_envs * num_steps
-    num_iterations = max(1, config.total_steps // steps_per_iteration)
+    num_iterations = max(1, config.total_steps // (config.ppo.num_envs * config.ppo.num_steps))
     harness_period = config.eval_interval * config.harness_every
     if config.harness_every and harness_period > num_iterations:
         warnings.warn(f"harness_every={config.harness_every} counts evaluations, each eval_interval="
                       f"{config.eval_interval} iterations apart: one harness evaluation every "
                       f"{harness_period} iterations, more than the run's {num_iterations}, so it plays "
-                      "only at the end", stacklevel=2)
-
-    torch.manual_seed(config.seed)  # network initialisation
+                      "only at the end", stacklevel=3)  # points at train()'s caller
 
     # The other seats' hands, read during training only: input of a centralized critic, target of the
     # hand head (the actor never reads them).
-    centralized, hand_coef = config.network.centralized_critic, config.network.hand_head_coef
-    if (centralized or hand_coef) and not hasattr(probe, "hands"):
+    reads_hands = config.network.centralized_critic or config.network.hand_head_coef
+    if reads_hands and not hasattr(probe, "hands"):
         raise ValueError("network.centralized_critic and network.hand_head_coef need a batched engine "
                          f"(public `hands` arrays); {type(probe).__name__} has none")
-    tiles = num_tiles(config.game) if centralized or hand_coef else 0
-    hands_dim = (num_players - 1) * tiles
-    critic_dim = obs_dim + hands_dim if centralized else obs_dim
+    return Setup(config, make_game, device, checkpoint_path, num_iterations, sides, probe.obs_dim,
+                 probe.num_actions, probe.num_players, num_tiles(config.game) if reads_hands else 0)
 
-    def new_network() -> ActorCritic:
-        return ActorCritic(obs_dim, num_actions, config.network, critic_dim,
-                           hands_dim if hand_coef else 0).to(device)
 
-    agent = new_network()
-    optimizer = optim.Adam(agent.parameters(), lr=hp.lr, eps=1e-5)
-    pool = OpponentPool(config.pool, new_network,
+def new_learner(setup: Setup) -> Learner:
+    """The network initialised from ``config.seed`` (the same start for a run and its resumption,
+    which then loads the checkpoint over it), its Adam optimizer and the opponent pool."""
+    config = setup.config
+    torch.manual_seed(config.seed)  # network initialisation
+    agent = setup.new_network()
+    optimizer = optim.Adam(agent.parameters(), lr=config.ppo.lr, eps=1e-5)
+    pool = OpponentPool(config.pool, setup.new_network,
                         {name: make_scripted(name, config.game) for name in config.pool.scripted})
-    iteration, global_step, elapsed_before, history = 0, 0, 0.0, []
-    resumed = resume and checkpoint_path.exists()
-    if resumed:
-        checkpoint = load_checkpoint(checkpoint_path, device)
-        check_resumable(checkpoint, config, checkpoint_path)
-        agent.load_state_dict(checkpoint["model"])
-        optimizer.load_state_dict(checkpoint["optimizer"])
-        pool.load_state_dict(checkpoint["pool"])
-        iteration, global_step = checkpoint["iteration"], checkpoint["global_step"]
-        elapsed_before, history = checkpoint["elapsed_s"], checkpoint["history"]
+    return Learner(agent, optimizer, pool)
+
+
+def resume_learner(learner: Learner, setup: Setup) -> float:
+    """Load the run's checkpoint into ``learner`` once it is known to fit the config; return the wall
+    time it had trained for."""
+    checkpoint = load_checkpoint(setup.checkpoint_path, setup.device)
+    check_resumable(checkpoint, setup.config, setup.checkpoint_path)
+    learner.agent.load_state_dict(checkpoint["model"])
+    learner.optimizer.load_state_dict(checkpoint["optimizer"])
+    learner.pool.load_state_dict(checkpoint["pool"])
+    learner.iteration, learner.global_step = checkpoint["iteration"], checkpoint["global_step"]
+    learner.history = checkpoint["history"]
+    return checkpoint["elapsed_s"]
+
+
+def open_run_folder(config: Config, global_step: int, *, purge: bool) -> SummaryWriter:
+    """Create the run folder with the config it runs under and open its TensorBoard log, which with
+    ``purge`` drops the events past ``global_step`` (resumed: those after the checkpoint; overwritten:
+    all of them)."""
+    run_path = config.run_path
     run_path.mkdir(parents=True, exist_ok=True)
     (run_path / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
-    # Resumed: TensorBoard drops the old run's events past the checkpoint; overwritten: all of them.
-    writer = SummaryWriter(str(run_path), purge_step=global_step if resumed or overwrite else None)
+    return SummaryWriter(str(run_path), purge_step=global_step if purge else None)
 
-    def checkpoint_now() -> None:
-        save_checkpoint(checkpoint_path, {
-            "config": config.to_dict(), "obs_dim": obs_dim, "num_actions": num_actions,
-            "observation_encoder": OBSERVATION_ENCODER, "critic_dim": critic_dim,
-            "hands_dim": agent.hands_dim, "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
-            "iteration": iteration, "global_step": global_step,
-            "elapsed_s": elapsed_before + time.time() - start_time,
-            "pool": pool.state_dict(), "history": history,
-        })
-        (run_path / "pool.json").write_text(json.dumps(pool.summary(), indent=1))
 
-    # Rollout storage, time-major like CleanRL; numpy where the per-seat GAE reads it.
-    obs_buf = torch.zeros((num_steps, num_envs, obs_dim), device=device)
-    hands_buf = torch.zeros((num_steps, num_envs, hands_dim), device=device) if hands_dim else None
-    mask_buf = torch.zeros((num_steps, num_envs, num_actions), dtype=torch.bool, device=device)
-    actions_buf = torch.zeros((num_steps, num_envs), dtype=torch.long, device=device)
-    logprobs_buf = torch.zeros((num_steps, num_envs), device=device)
-    values_buf = np.zeros((num_steps, num_envs), dtype=np.float32)
-    seats_buf = np.zeros((num_steps, num_envs), dtype=np.int64)
-    learner_buf = np.zeros((num_steps, num_envs), dtype=bool)
-    rewards_buf = np.zeros((num_steps, num_envs, num_players), dtype=np.float32)
-    dones_buf = np.zeros((num_steps, num_envs), dtype=bool)
-    games = np.arange(num_envs)
+def imitate_teacher(setup: Setup, learner: Learner, writer: SummaryWriter, clock: Clock) -> None:
+    """Warm start: the network copies ``imitation.teacher`` before self-play (logged as iteration 0
+    and checkpointed, so a resumed run does not imitate again)."""
+    config = setup.config
+    teacher = make_scripted(config.imitation.teacher, config.game)
+    figures = imitate(learner.agent, teacher, setup.make_game, config, setup.device,
+                      setup.tiles if setup.centralized else 0)
+    learner.history.append({"iteration": 0, "global_step": 0, **figures})
+    for key, value in figures.items():
+        writer.add_scalar(f"imitation/{key.removeprefix('imitation_')}", value, 0)
+    save_run(setup, learner, clock)
 
-    start_time, start_step = time.time(), global_step
-    if config.imitation.teacher and not resumed:  # warm start; its time counts against the budget
-        teacher = make_scripted(config.imitation.teacher, config.game)
-        figures = imitate(agent, teacher, make_game, config, device, tiles if centralized else 0)
-        history.append({"iteration": 0, "global_step": 0, **figures})
-        for key, value in figures.items():
-            writer.add_scalar(f"imitation/{key.removeprefix('imitation_')}", value, 0)
-        checkpoint_now()
-    bar = tqdm(total=num_iterations * steps_per_iteration, initial=global_step, unit="step",
-               disable=not progress, dynamic_ncols=True)
 
-    def out_of_time() -> bool:
-        budget = config.time_budget_s
-        return bool(budget) and elapsed_before + time.time() - start_time >= budget
+# ----- rollout ---------------------------------------------------------------------------------------
 
-    while iteration < num_iterations and not out_of_time():
-        rng, game_seed, torch_seed = iteration_seeds(config.seed, iteration)
-        generator = torch.Generator(device=device).manual_seed(torch_seed)
-        if hp.anneal_lr:
-            optimizer.param_groups[0]["lr"] = (1.0 - iteration / num_iterations) * hp.lr
-
-        # ----- rollout: fresh games, the learner on its seats, pool opponents on the others -----
-        envs = make_game(num_envs, game_seed)
-        batch = envs.reset()
-        opponent = pool.sample(rng, num_envs)
-        learner_seats = assign_seats(opponent, sides, rng)
-        episode_return = np.zeros((num_envs, num_players))
-        scores: list[float] = []  # learner's results against pool opponents in finished games
-        for step in range(num_steps):
-            obs = torch.as_tensor(batch.obs, device=device)
-            mask = torch.as_tensor(batch.mask, device=device)
-            learner_turn = learner_seats[games, batch.seat]
-            critic_input = None
-            if hands_dim:
-                hidden = torch.as_tensor(hidden_hands(envs, batch.seat, tiles), device=device)
-                hands_buf[step] = hidden
-                if centralized:
-                    critic_input = torch.cat([obs, hidden], dim=-1)
-            with torch.no_grad():
-                action, logprob, _, value = agent.get_action_and_value(
-                    obs, mask, generator=generator, critic_input=critic_input
-                )
-                if not learner_turn.all():
-                    rows = torch.as_tensor(np.flatnonzero(~learner_turn), device=device)
-                    action[rows] = pool.act(opponent[rows.cpu().numpy()], obs[rows], mask[rows], generator)
-            obs_buf[step], mask_buf[step], actions_buf[step], logprobs_buf[step] = obs, mask, action, logprob
-            values_buf[step] = value.cpu().numpy()
-            seats_buf[step], learner_buf[step] = batch.seat, learner_turn
-
-            batch = envs.step(action.cpu().numpy())
-            rewards_buf[step], dones_buf[step] = batch.rewards, batch.done
-            episode_return += batch.rewards
-            ended = np.flatnonzero(batch.done)
-            if ended.size:
-                for g, score in zip(ended, learner_score(episode_return[ended], learner_seats[ended]),
-                                    strict=True):
-                    if opponent[g] != LATEST:
-                        pool.record(opponent[g], score)
-                        scores.append(score)
-                episode_return[ended] = 0.0
-                opponent[ended] = pool.sample(rng, ended.size)
-                learner_seats[ended] = assign_seats(opponent[ended], sides, rng)
-        global_step += steps_per_iteration
-
-        # ----- advantages along each seat's own decisions -----
-        advantages, returns, valid = per_seat_gae(
-            seats_buf, learner_buf, values_buf, rewards_buf * hp.reward_scale, dones_buf,
-            hp.gamma, hp.gae_lambda,
-        )
-        keep = torch.as_tensor(np.flatnonzero(valid.reshape(-1)), device=device)
-        if keep.numel() == 0:
-            raise RuntimeError("no complete learner transition in a rollout: increase ppo.num_steps")
-        b_obs = obs_buf.reshape(-1, obs_dim)[keep]
-        b_hands = hands_buf.reshape(-1, hands_dim)[keep] if hands_dim else None
-        b_mask = mask_buf.reshape(-1, num_actions)[keep]
-        b_actions = actions_buf.reshape(-1)[keep]
-        b_logprobs = logprobs_buf.reshape(-1)[keep]
-        b_advantages = torch.as_tensor(advantages.reshape(-1), device=device)[keep]
-        b_returns = torch.as_tensor(returns.reshape(-1), device=device)[keep]
-        b_values = torch.as_tensor(values_buf.reshape(-1), device=device)[keep]
-
-        # ----- PPO update: clipped surrogate, clipped value loss, entropy over legal actions -----
-        batch_size = keep.numel()
-        minibatch_size = math.ceil(batch_size / hp.num_minibatches)
-        clipfracs = []
-        for _epoch in range(hp.update_epochs):
-            order = torch.as_tensor(rng.permutation(batch_size), device=device)
-            for start in range(0, batch_size, minibatch_size):
-                mb = order[start:start + minibatch_size]
-                mb_critic = torch.cat([b_obs[mb], b_hands[mb]], dim=-1) if centralized else b_obs[mb]
-                features = agent.features(b_obs[mb])  # shared by the policy and the hand head
-                dist = agent.policy_from(features, b_mask[mb])
-                newlogprob, entropy = dist.log_prob(b_actions[mb]), dist.entropy()
-                newvalue = agent.get_value(mb_critic)
-                logratio = newlogprob - b_logprobs[mb]
-                ratio = logratio.exp()
-                with torch.no_grad():
-                    approx_kl = ((ratio - 1) - logratio).mean()
-                    clipfracs.append(((ratio - 1.0).abs() > hp.clip_coef).float().mean().item())
-
-                mb_advantages = b_advantages[mb]
-                if hp.norm_adv and mb.numel() > 1:
-                    mb_advantages = (mb_advantages - mb_advantages.mean()) / (mb_advantages.std() + 1e-8)
-                pg_loss1 = -mb_advantages * ratio
-                pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - hp.clip_coef, 1 + hp.clip_coef)
-                pg_loss = torch.max(pg_loss1, pg_loss2).mean()
-
-                if hp.clip_vloss:
-                    v_loss_unclipped = (newvalue - b_returns[mb]) ** 2
-                    v_clipped = b_values[mb] + torch.clamp(
-                        newvalue - b_values[mb], -hp.clip_coef, hp.clip_coef
-                    )
-                    v_loss_clipped = (v_clipped - b_returns[mb]) ** 2
-                    v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
-                else:
-                    v_loss = 0.5 * ((newvalue - b_returns[mb]) ** 2).mean()
-
-                entropy_loss = entropy.mean()
-                loss = pg_loss - hp.ent_coef * entropy_loss + v_loss * hp.vf_coef
-                if hand_coef:
-                    hand_loss = nn.functional.binary_cross_entropy_with_logits(
-                        agent.hand_head(features), b_hands[mb])
-                    loss = loss + hand_coef * hand_loss
-                optimizer.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(agent.parameters(), hp.max_grad_norm)
-                optimizer.step()
-            if hp.target_kl and approx_kl > hp.target_kl:
-                break
-
-        y_pred, y_true = b_values.cpu().numpy(), b_returns.cpu().numpy()
-        var_y = np.var(y_true)
-        explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
-
-        # ----- pool, evaluation, logging, checkpoint -----
-        iteration += 1
-        if iteration % config.pool.snapshot_interval == 0:
-            pool.add_snapshot(f"step_{global_step}", agent)
-        record = {"iteration": iteration, "global_step": global_step}
-        if scores:
-            record["win_rate"] = float(np.mean(scores))
-        last = iteration == num_iterations or out_of_time()
-        if iteration % config.eval_interval == 0 or last:
-            record["eval_win_rate_vs_random"] = win_rate_vs_random(
-                agent, make_game, sides, config.eval_games, torch_seed, device
+def collect_rollout(setup: Setup, learner: Learner, buffers: RolloutBuffers, rng: np.random.Generator,
+                    game_seed: int, generator: torch.Generator) -> list[float]:
+    """Play ``num_steps`` batched steps of fresh games into ``buffers``: the learner's network acts on
+    its seats, each game's pool opponent on the others, and a finished game starts again with a new
+    opponent and seating. Returns the learner's results in the finished games against pool opponents
+    (self-play games score nothing), which the pool has recorded for its sampling weights."""
+    hp, device, pool, agent = setup.config.ppo, setup.device, learner.pool, learner.agent
+    envs = setup.make_game(hp.num_envs, game_seed)
+    batch = envs.reset()
+    opponent = pool.sample(rng, hp.num_envs)
+    learner_seats = assign_seats(opponent, setup.sides, rng)
+    episode_return = np.zeros((hp.num_envs, setup.num_players))
+    games = np.arange(hp.num_envs)
+    scores: list[float] = []
+    for step in range(hp.num_steps):
+        obs = torch.as_tensor(batch.obs, device=device)
+        mask = torch.as_tensor(batch.mask, device=device)
+        learner_turn = learner_seats[games, batch.seat]
+        critic_input = None
+        if setup.hands_dim:
+            hidden = torch.as_tensor(hidden_hands(envs, batch.seat, setup.tiles), device=device)
+            buffers.hands[step] = hidden
+            if setup.centralized:
+                critic_input = torch.cat([obs, hidden], dim=-1)
+        with torch.no_grad():
+            action, logprob, _, value = agent.get_action_and_value(
+                obs, mask, generator=generator, critic_input=critic_input
             )
-            if config.harness_every and (iteration % harness_period == 0 or last):
-                record.update(harness_evaluation(agent, config, global_step))
-        record["elapsed_s"] = elapsed_before + time.time() - start_time  # in WALL_CLOCK_KEYS
-        history.append(record)
+            if not learner_turn.all():
+                rows = torch.as_tensor(np.flatnonzero(~learner_turn), device=device)
+                action[rows] = pool.act(opponent[rows.cpu().numpy()], obs[rows], mask[rows], generator)
+        buffers.obs[step], buffers.mask[step], buffers.actions[step] = obs, mask, action
+        buffers.logprobs[step], buffers.values[step] = logprob, value.cpu().numpy()
+        buffers.seats[step], buffers.learner[step] = batch.seat, learner_turn
 
-        sps = int((global_step - start_step) / (time.time() - start_time))
-        writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
-        for key, value in record.items():
-            if key in ("win_rate", "eval_win_rate_vs_random"):
-                writer.add_scalar(f"charts/{key}", value, global_step)
-            elif key.startswith("harness_"):
-                writer.add_scalar(f"harness/{key.removeprefix('harness_')}", value, global_step)
-        writer.add_scalar("charts/games_vs_pool", len(scores), global_step)
-        writer.add_scalar("charts/learner_transitions", batch_size, global_step)
-        writer.add_scalar("charts/SPS", sps, global_step)
-        writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
-        writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
-        writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
-        if hand_coef:
-            writer.add_scalar("losses/hand_bce", hand_loss.item(), global_step)
-        writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
-        writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
-        writer.add_scalar("losses/explained_variance", explained_var, global_step)
-        bar.update(steps_per_iteration)
-        bar.set_postfix(win=f"{record.get('win_rate', float('nan')):.3f}", sps=sps,
-                        eval=f"{history_last(history, 'eval_win_rate_vs_random'):.3f}")
-        if iteration % config.checkpoint_interval == 0:
-            checkpoint_now()
-    bar.close()
+        batch = envs.step(action.cpu().numpy())
+        buffers.rewards[step], buffers.dones[step] = batch.rewards, batch.done
+        episode_return += batch.rewards
+        ended = np.flatnonzero(batch.done)
+        if ended.size:
+            for g, score in zip(ended, learner_score(episode_return[ended], learner_seats[ended]),
+                                strict=True):
+                if opponent[g] != LATEST:
+                    pool.record(opponent[g], score)
+                    scores.append(score)
+            episode_return[ended] = 0.0
+            opponent[ended] = pool.sample(rng, ended.size)
+            learner_seats[ended] = assign_seats(opponent[ended], setup.sides, rng)
+    return scores
 
-    checkpoint_now()
-    plot_learning_curve(history, run_path / "learning_curve.png")
-    writer.close()
-    return TrainResult(run_path, iteration, global_step, history)
+
+# ----- advantages -----------------------------------------------------------------------------------
+
+def learner_batch(setup: Setup, buffers: RolloutBuffers) -> LearnerBatch:
+    """GAE along each seat's own decisions (``rollout.per_seat_gae``), then the learner's complete
+    transitions only: opponents' decisions and those whose return the rollout cut off are dropped."""
+    hp, device = setup.config.ppo, setup.device
+    advantages, returns, valid = per_seat_gae(
+        buffers.seats, buffers.learner, buffers.values, buffers.rewards * hp.reward_scale, buffers.dones,
+        hp.gamma, hp.gae_lambda,
+    )
+    keep = torch.as_tensor(np.flatnonzero(valid.reshape(-1)), device=device)
+    if keep.numel() == 0:
+        raise RuntimeError("no complete learner transition in a rollout: increase ppo.num_steps")
+    return LearnerBatch(
+        obs=buffers.obs.reshape(-1, setup.obs_dim)[keep],
+        hands=buffers.hands.reshape(-1, setup.hands_dim)[keep] if setup.hands_dim else None,
+        mask=buffers.mask.reshape(-1, setup.num_actions)[keep],
+        actions=buffers.actions.reshape(-1)[keep],
+        logprobs=buffers.logprobs.reshape(-1)[keep],
+        advantages=torch.as_tensor(advantages.reshape(-1), device=device)[keep],
+        returns=torch.as_tensor(returns.reshape(-1), device=device)[keep],
+        values=torch.as_tensor(buffers.values.reshape(-1), device=device)[keep],
+    )
+
+
+# ----- PPO update -----------------------------------------------------------------------------------
+
+def ppo_update(setup: Setup, learner: Learner, batch: LearnerBatch, rng: np.random.Generator) -> UpdateStats:
+    """CleanRL's update: ``update_epochs`` passes over ``batch`` in ``num_minibatches`` minibatches
+    (shuffled by ``rng``), one clipped gradient step each, stopping early once the approximate KL of
+    an epoch's last minibatch passes ``target_kl``."""
+    hp, agent, optimizer = setup.config.ppo, learner.agent, learner.optimizer
+    minibatch_size = math.ceil(batch.size / hp.num_minibatches)
+    clipfracs = []
+    for _epoch in range(hp.update_epochs):
+        order = torch.as_tensor(rng.permutation(batch.size), device=setup.device)
+        for start in range(0, batch.size, minibatch_size):
+            losses = minibatch_losses(setup, agent, batch, order[start:start + minibatch_size])
+            clipfracs.append(losses.clipfrac)
+            optimizer.zero_grad()
+            losses.total.backward()
+            nn.utils.clip_grad_norm_(agent.parameters(), hp.max_grad_norm)
+            optimizer.step()
+        if hp.target_kl and losses.approx_kl > hp.target_kl:
+            break
+
+    y_pred, y_true = batch.values.cpu().numpy(), batch.returns.cpu().numpy()
+    var_y = np.var(y_true)
+    explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
+    return UpdateStats(losses, clipfracs, explained_var)
+
+
+def minibatch_losses(setup: Setup, agent: ActorCritic, batch: LearnerBatch, mb: torch.Tensor) -> Losses:
+    """The loss on the transitions ``mb`` of ``batch``: clipped surrogate with masked logits, value
+    loss (clipped when ``clip_vloss``), entropy bonus over the legal actions, and the hand head's
+    cross-entropy when the run has one."""
+    hp = setup.config.ppo
+    mb_critic = torch.cat([batch.obs[mb], batch.hands[mb]], dim=-1) if setup.centralized else batch.obs[mb]
+    features = agent.features(batch.obs[mb])  # shared by the policy and the hand head
+    dist = agent.policy_from(features, batch.mask[mb])
+    newlogprob, entropy = dist.log_prob(batch.actions[mb]), dist.entropy()
+    newvalue = agent.get_value(mb_critic)
+    logratio = newlogprob - batch.logprobs[mb]
+    ratio = logratio.exp()
+    with torch.no_grad():
+        approx_kl = ((ratio - 1) - logratio).mean()
+        clipfrac = ((ratio - 1.0).abs() > hp.clip_coef).float().mean().item()
+
+    mb_advantages = batch.advantages[mb]
+    if hp.norm_adv and mb.numel() > 1:
+        mb_advantages = (mb_advantages - mb_advantages.mean()) / (mb_advantages.std() + 1e-8)
+    pg_loss1 = -mb_advantages * ratio
+    pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - hp.clip_coef, 1 + hp.clip_coef)
+    pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+
+    mb_returns, mb_values = batch.returns[mb], batch.values[mb]
+    if hp.clip_vloss:
+        v_loss_unclipped = (newvalue - mb_returns) ** 2
+        v_clipped = mb_values + torch.clamp(newvalue - mb_values, -hp.clip_coef, hp.clip_coef)
+        v_loss_clipped = (v_clipped - mb_returns) ** 2
+        v_loss = 0.5 * torch.max(v_loss_unclipped, v_loss_clipped).mean()
+    else:
+        v_loss = 0.5 * ((newvalue - mb_returns) ** 2).mean()
+
+    entropy_loss = entropy.mean()
+    loss = pg_loss - hp.ent_coef * entropy_loss + v_loss * hp.vf_coef
+    hand_loss = None
+    if setup.hand_coef:
+        hand_loss = nn.functional.binary_cross_entropy_with_logits(agent.hand_head(features), batch.hands[mb])
+        loss = loss + setup.hand_coef * hand_loss
+    return Losses(loss, pg_loss, v_loss, entropy_loss, hand_loss, approx_kl, clipfrac)
+
+
+# ----- pool, evaluation, logging, checkpoint ------------------------------------------------------
+
+def snapshot_and_evaluate(setup: Setup, learner: Learner, scores: list[float], torch_seed: int,
+                          clock: Clock) -> dict[str, float]:
+    """After iteration ``learner.iteration``: add the learner to the pool when a snapshot is due,
+    evaluate it when an evaluation is due (and after the last iteration), and append the iteration's
+    record to the history. Returns the record."""
+    config, iteration, global_step = setup.config, learner.iteration, learner.global_step
+    if iteration % config.pool.snapshot_interval == 0:
+        learner.pool.add_snapshot(f"step_{global_step}", learner.agent)
+    record = {"iteration": iteration, "global_step": global_step}
+    if scores:
+        record["win_rate"] = float(np.mean(scores))
+    last = iteration == setup.num_iterations or clock.out_of_time(config.time_budget_s)
+    if iteration % config.eval_interval == 0 or last:
+        record["eval_win_rate_vs_random"] = win_rate_vs_random(
+            learner.agent, setup.make_game, setup.sides, config.eval_games, torch_seed, setup.device
+        )
+        if config.harness_every and (iteration % setup.harness_period == 0 or last):
+            record.update(harness_evaluation(learner.agent, config, global_step))
+    record["elapsed_s"] = clock.elapsed()  # in WALL_CLOCK_KEYS
+    learner.history.append(record)
+    return record
+
+
+def log_iteration(writer: SummaryWriter, learner: Learner, record: dict[str, float], stats: UpdateStats, *,
+                  games_vs_pool: int, transitions: int, sps: int) -> None:
+    """TensorBoard scalars of one iteration, grouped like CleanRL's: ``charts/`` (learning rate, win
+    rates, steps per second), ``harness/`` and ``losses/`` (the last minibatch's)."""
+    global_step, last = learner.global_step, stats.last
+    writer.add_scalar("charts/learning_rate", learner.optimizer.param_groups[0]["lr"], global_step)
+    for key, value in record.items():
+        if key in ("win_rate", "eval_win_rate_vs_random"):
+            writer.add_scalar(f"charts/{key}", value, global_step)
+        elif key.startswith("harness_"):
+            writer.add_scalar(f"harness/{key.removeprefix('harness_')}", value, global_step)
+    writer.add_scalar("charts/games_vs_pool", games_vs_pool, global_step)
+    writer.add_scalar("charts/learner_transitions", transitions, global_step)
+    writer.add_scalar("charts/SPS", sps, global_step)
+    writer.add_scalar("losses/value_loss", last.value.item(), global_step)
+    writer.add_scalar("losses/policy_loss", last.policy.item(), global_step)
+    writer.add_scalar("losses/entropy", last.entropy.item(), global_step)
+    if last.hand is not None:
+        writer.add_scalar("losses/hand_bce", last.hand.item(), global_step)
+    writer.add_scalar("losses/approx_kl", last.approx_kl.item(), global_step)
+    writer.add_scalar("losses/clipfrac", np.mean(stats.clipfracs), global_step)
+    writer.add_scalar("losses/explained_variance", stats.explained_variance, global_step)
+
+
+def save_run(setup: Setup, learner: Learner, clock: Clock) -> None:
+    """Checkpoint everything a resumption needs (``last.pt``) and the pool's standings (``pool.json``)."""
+    agent, optimizer = learner.agent, learner.optimizer
+    save_checkpoint(setup.checkpoint_path, {
+        "config": setup.config.to_dict(), "obs_dim": setup.obs_dim, "num_actions": setup.num_actions,
+        "observation_encoder": OBSERVATION_ENCODER, "critic_dim": setup.critic_dim,
+        "hands_dim": agent.hands_dim, "model": agent.state_dict(), "optimizer": optimizer.state_dict(),
+        "iteration": learner.iteration, "global_step": learner.global_step, "elapsed_s": clock.elapsed(),
+        "pool": learner.pool.state_dict(), "history": learner.history,
+    })
+    (setup.config.run_path / "pool.json").write_text(json.dumps(learner.pool.summary(), indent=1))
 
 
 def history_last(history: list[dict[str, float]], key: str) -> float:

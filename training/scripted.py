@@ -9,15 +9,12 @@ draw from the trainer's generator, so a run's random stream does not depend on n
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
+from domino_env_training.config import GameConfig
 
-from domino_env.bots.batched import BatchedPolicy, batched_bots, make_batched_bot
-
-if TYPE_CHECKING:
-    from domino_env_training.config import GameConfig
+from domino_env.bots.batched import BatchedPolicy, make_batched_bot
 
 ScriptedPolicy = Callable[[torch.Tensor, torch.Tensor, torch.Generator], torch.Tensor]
 """``policy(obs (n, obs_dim), mask (n, A) bool, generator) -> actions (n,)``."""
@@ -38,11 +35,6 @@ class TensorPolicy:
     def __call__(self, obs: torch.Tensor, mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
         actions = self.policy(obs.cpu().numpy(), mask.cpu().numpy(), self._rng)
         return torch.as_tensor(actions, dtype=torch.long, device=obs.device)
-
-
-def scripted_opponents(game: str) -> list[str]:
-    """The names ``pool.scripted`` and ``imitation.teacher`` accept for ``game``."""
-    return batched_bots(game)
 
 
 def make_scripted(name: str, game: GameConfig) -> ScriptedPolicy:

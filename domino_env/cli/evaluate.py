@@ -1,6 +1,6 @@
 """Compare agents on duplicate deals and write JSON, Markdown and a PNG heatmap.
 
-    python scripts/evaluate.py --game dominoes --option variant=draw --option num_players=3 \
+    domino-evaluate --game dominoes --option variant=draw --option num_players=3 \
         --agents greedy random "search:budget=60" --deals 100 --workers 2 --out runs/eval_draw3
 
 Agents are ``bot``, ``bot:key=value,...`` or ``label=bot:key=value`` (``make_bot`` names; a

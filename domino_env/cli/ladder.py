@@ -1,10 +1,10 @@
-"""Benchmark tasks: score an agent, merge leaderboards, regenerate the ladder of baselines.
+"""The named tasks: score an agent, merge leaderboards, regenerate the ladder of baselines.
 
-    python scripts/benchmark.py --list
-    python scripts/benchmark.py --task BlockTeams4p --agent greedy --agent mine=runs/x/last.pt \
+    domino-ladder --list
+    domino-ladder --task BlockTeams4p --agent greedy --agent mine=runs/x/last.pt \
         --agent mypkg.agents:make_agent --workers 2 --out results/mine.json
-    python scripts/benchmark.py --merge results/*.json --out leaderboard.json
-    python scripts/benchmark.py --ladder --deals 200 --partner-deals 100 --workers 2
+    domino-ladder --merge results/*.json --out leaderboard.json
+    domino-ladder --ladder --deals 200 --partner-deals 100 --workers 2
 
 An agent is a registered bot (``name`` or ``name:key=value,...``, e.g. ``search:budget=32`` or
 ``trained``), a checkpoint file (``.pt``) or user code ``package.module:factory`` (the factory
@@ -45,7 +45,7 @@ from domino_env.evaluation.tasks import (
 )
 from domino_env.games import get_game
 
-LADDER_START, LADDER_END = "<!-- ladder:start (scripts/benchmark.py --ladder) -->", "<!-- ladder:end -->"
+LADDER_START, LADDER_END = "<!-- ladder:start (domino-ladder --ladder) -->", "<!-- ladder:end -->"
 
 
 def _positive(text: str) -> int:

@@ -1,8 +1,8 @@
-"""Random-play throughput benchmarks; each section is a named function in ``SECTIONS``.
+"""Random-play speed (throughput); each section is a named function in ``SECTIONS``.
 
-    .venv/bin/python scripts/speed.py                 # every section
-    .venv/bin/python scripts/speed.py --only line     # one section
-    .venv/bin/python scripts/speed.py --seconds 5     # longer runs, steadier figures
+    domino-speed                 # every section
+    domino-speed --only line     # one section
+    domino-speed --seconds 5     # longer runs, steadier figures
 
 ``line``: full random Block 2-player rounds through ``dominoes_v0.raw_env`` and ``env`` (observation
 and mask read at every step, as an agent would), each with the lean loop and with PettingZoo's
@@ -17,7 +17,7 @@ and every option with whole games), each one's ratio to OpenSpiel in the same ru
 and Block 2p throughput by batch size.
 ``encoders``: ``raw_env`` with each registered observation encoder (Block 2p, Texas 42 standard),
 then the time of one ``encode`` on prebuilt views as a fraction of one ``raw_env`` agent-step with
-that encoder (the issue's measure) and of one engine step, all interleaved.
+that encoder (the measure that matters to an agent) and of one engine step, all interleaved.
 Other games add a function to ``SECTIONS``.
 """
 
@@ -271,7 +271,7 @@ def random_views(new_game: Callable[[], object], rng: np.random.Generator, count
 def encoders_section(seconds: float) -> dict[str, Result]:
     """Every registered encoder through ``raw_env`` (Block 2p, Texas 42 standard), and the cost of one
     ``encode`` on prebuilt views as a fraction of one ``raw_env`` agent-step with that encoder (the
-    issue's measure: the compact encoder at most a third of a step) and of one engine step
+    measure that matters: the compact encoder at most a third of a step) and of one engine step
     (``legal_actions`` + ``apply``). A game's rows run interleaved, so load drift hits them alike."""
     from domino_env.encoders.base import Encoder, available_encoders, get_encoder
     from domino_env.games import available_games, get_game

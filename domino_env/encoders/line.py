@@ -209,19 +209,8 @@ class LineObservations:
     def _patch(self, row: _Row, game: LineGame, me: int) -> None:
         """Bring ``row`` from the state it remembers to ``game``'s (same round, later moves)."""
         plan, values = self.encoder._plan_for(game.config), row.values
-        entries, fraction, draw_action = plan.entries[me], plan.fraction, game.draw_action
-        hands, drew = game.hands, False
-        for seat, action, left, right in game.history[row.history_length :]:
-            line_at, passed_at, _, size_at, draws_at, _ = entries[seat]
-            if action < draw_action:  # a tile played: on the line, and out of the hand
-                values[line_at + (action >> 1)] = 1.0
-                values[size_at] = fraction[hands[seat].bit_count()]
-            elif action == draw_action:
-                values[size_at] = fraction[hands[seat].bit_count()]
-                values[draws_at] = fraction[game.draws[seat]]
-                drew = True
-            else:  # a pass, on the ends it faced
-                values[passed_at + left] = values[passed_at + right] = 1.0
+        entries, fraction, hands = plan.entries[me], plan.fraction, game.hands
+        drew = _patch_moves(values, entries, fraction, game, row.history_length)
         row.history_length = len(game.history)
         if row.rounds_done != len(game.results):  # the round (and the match: same round_index) ended
             values[plan.scores_at : plan.scores_at + game.num_players] = _scaled_scores(game.scores, me, plan)
@@ -257,6 +246,31 @@ class LineObservations:
             values[plan.passes_at + row.passes] = 0.0
             values[plan.passes_at + game.passes] = 1.0
             row.passes = game.passes
+
+
+def _patch_moves(
+    values: np.ndarray,
+    entries: tuple[tuple[int, ...], ...],
+    fraction: tuple[float, ...],
+    game: LineGame,
+    start: int,
+) -> bool:
+    """Patch in the moves ``game.history[start:]`` (``entries``: the observer's slot offsets per seat):
+    a tile played is on the line and out of its seat's hand, a draw changes the seat's hand size and
+    draws, a pass marks the ends it faced. Whether any seat drew (then the stock changed too)."""
+    draw_action, hands, drew = game.draw_action, game.hands, False
+    for seat, action, left, right in game.history[start:]:
+        line_at, passed_at, _, size_at, draws_at, _ = entries[seat]
+        if action < draw_action:  # a tile played: on the line, and out of the hand
+            values[line_at + (action >> 1)] = 1.0
+            values[size_at] = fraction[hands[seat].bit_count()]
+        elif action == draw_action:
+            values[size_at] = fraction[hands[seat].bit_count()]
+            values[draws_at] = fraction[game.draws[seat]]
+            drew = True
+        else:  # a pass, on the ends it faced
+            values[passed_at + left] = values[passed_at + right] = 1.0
+    return drew
 
 
 def _scaled_scores(scores: tuple[int, ...] | list[int], me: int, plan: _Plan) -> list[float]:

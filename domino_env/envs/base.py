@@ -19,7 +19,7 @@ Engine protocol (duck-typed, implemented by ``rules.line.LineGame`` and ``rules.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from numbers import Real
 from typing import Any
 
@@ -27,6 +27,7 @@ import gymnasium
 import numpy as np
 import pettingzoo
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from domino_env.encoders.state import encode_state, state_space
 from domino_env.games import game_of_config
@@ -50,6 +51,23 @@ def register_aec(env_id: str, entry_point: str, kwargs: dict[str, Any] | None = 
         return False
     register("aec", env_id, entry_point=entry_point, kwargs=kwargs)
     return True
+
+
+def classic_env(raw_env: Callable[..., AECEnv]) -> Callable[..., wrappers.OrderEnforcingWrapper]:
+    """The ``env()`` of a PettingZoo-classic entry module: ``raw_env(**kwargs)`` under PettingZoo's
+    order-enforcing wrapper, ``illegal_action="penalize"`` unless given. As in PettingZoo's classic
+    games, an illegal move ends the episode with a penalty for the offender (``raw_env`` keeps
+    ``"raise"``; docs/decisions.md).
+
+    PettingZoo's out-of-bounds and terminate-on-illegal wrappers are left out on purpose: illegal
+    moves, out-of-range ids included, are handled by the ``illegal_action`` option in one place.
+    """
+
+    def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
+        return wrappers.OrderEnforcingWrapper(raw_env(**{"illegal_action": "penalize", **kwargs}))
+
+    env.__doc__ = classic_env.__doc__
+    return env
 
 
 class DominoAECEnv(AECEnv):

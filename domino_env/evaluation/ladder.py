@@ -100,7 +100,7 @@ def load_rows(paths: Sequence[str | Path]) -> list[dict[str, Any]]:
             stamp = (row.get("format"), row.get("version")) if isinstance(row, dict) else None
             if stamp != (ROW_FORMAT, ROW_VERSION):
                 raise ValueError(f"{path}: not a leaderboard row of version {ROW_VERSION} "
-                                 "(scripts/benchmark.py --task ... --out writes them)")
+                                 "(domino-ladder --task ... --out writes them)")
             rows.append(row)
     return rows
 

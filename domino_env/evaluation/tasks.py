@@ -59,7 +59,7 @@ class Task:
     num_deals: int
     """duplicate deals of the full protocol"""
     references: tuple[str, ...] = field(default=())
-    """the fixed opponents a candidate is scored against (``scripts/benchmark.py``); empty: random and
+    """the fixed opponents a candidate is scored against (``domino-ladder``); empty: random and
     the game's default bot"""
     search_budgets: tuple[int, int] = (1, 4)
     """the two budgets of the ``search`` baselines in the ladder (small: search is by far the ladder's

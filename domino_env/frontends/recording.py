@@ -1,5 +1,5 @@
-"""Games saved as animated GIFs of ``rgb_array`` frames (``scripts/play.py --save-gif``,
-``scripts/evaluate.py --save-gif``).
+"""Games saved as animated GIFs of ``rgb_array`` frames (``domino-play --save-gif``,
+``domino-evaluate --save-gif``).
 
 A ``GameRecorder`` draws one seat's view (``Game.draw_view``: nothing that seat may not see) when a
 game starts and after every decision, with a caption strip under the table naming the move. The

@@ -23,16 +23,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from domino_env.bots import Agent, available_bots, make_bot
-from domino_env.games import get_game
-from domino_env.rules.line import VARIANTS, LineGame
-from domino_env.rules.texas42 import Texas42Game
+from domino_env.games import Game, PlayOptions, available_games, game_of_config, get_game
 
 if TYPE_CHECKING:
     from domino_env.frontends.recording import GameRecorder
 
-GAMES = (*VARIANTS, "texas42")
-"""What ``--game`` takes: a line-game variant (game ``dominoes``) or ``texas42``."""
-BOARDPAN_TURN_SECONDS = 60.0
+GAMES = tuple(choice for name in available_games() for choice in get_game(name).play_names)
+"""What ``--game`` takes: every game's ``play_names`` (a line-game variant, or ``texas42``)."""
 
 # read_line(timeout_seconds or None) -> the line, or None when the time ran out; EOFError when
 # the input is closed.
@@ -74,7 +71,7 @@ class FdLineReader:
 class Setup:
     """A validated table: the engine, who sits where and the turn timer (0: off)."""
 
-    game: LineGame | Texas42Game
+    game: Any  # the rules engine (``Game.engine``)
     agents: tuple[Agent | None, ...]  # None: a person
     names: tuple[str, ...]
     turn_seconds: float
@@ -101,43 +98,29 @@ def build_setup(
     order; empty means the default bot. ``turn_seconds=None`` means 60 in boardpan line games
     (docs/rules.md 2.5) and off otherwise. ``options`` go to the rules config unchanged.
     """
-    options = dict(options or {})
+    record = game_of_choice(game)
+    table = PlayOptions(players, teams, preset, target, one_round, turn_seconds, dict(options or {}))
     deal_seed, bot_seed = np.random.SeedSequence(seed).spawn(2)
-    rng = np.random.default_rng(deal_seed)
-    if game == "texas42":
-        if players not in (None, 4) or teams:
-            raise ValueError("Texas 42 is always four players in two teams: drop --players/--teams")
-        if turn_seconds:
-            raise ValueError("Texas 42 has no automatic move (docs/rules.md 2.5 is a line-game rule): "
-                             "use --turn-seconds 0")
-        if target is not None:
-            options["target_marks"] = target
-        options["episode"] = "hand" if one_round else options.get("episode", "game")
-        record = get_game("texas42")
-        config = record.config(preset=preset or "standard", **options)
-        if config.num_players != 4:
-            raise ValueError(f"the terminal front end plays four-player 42 only, not {config.variant.name}: "
-                             "play three-player 42 and Texas 88 through texas42_v0.env")
-        turn_seconds = 0.0
-    elif game in VARIANTS:
-        players = 4 if teams and players is None else players or 2
-        if teams and players != 4:
-            raise ValueError(f"a team game needs all four seats filled (people and bots in any mix), "
-                             f"not {players}: use --players 4")
-        if target is not None:
-            options["target_score"] = target
-        options["episode"] = "round" if one_round else "match"
-        record = get_game("dominoes")
-        config = record.config(variant=game, num_players=players, teams=teams, preset=preset or "pagat",
-                               **options)
-        if turn_seconds is None:
-            turn_seconds = BOARDPAN_TURN_SECONDS if config.preset == "boardpan" else 0.0
-    else:
-        raise ValueError(f"game must be one of {GAMES}, got {game!r}")
+    config, turn_seconds = record.play_config(game, table)
     if turn_seconds < 0:
         raise ValueError(f"--turn-seconds must be 0 (off) or positive, got {turn_seconds}")
-    engine = record.new_engine(config, rng)
-    n = engine.num_players
+    engine = record.new_engine(config, np.random.default_rng(deal_seed))
+    agents, names = _seat(record, engine.num_players, humans, bots)
+    return Setup(engine, agents, names, float(turn_seconds), np.random.default_rng(bot_seed))
+
+
+def game_of_choice(choice: str) -> Game:
+    """The record of the game that ``--game choice`` plays (``Game.play_names``)."""
+    for name in available_games():
+        if choice in get_game(name).play_names:
+            return get_game(name)
+    raise ValueError(f"game must be one of {GAMES}, got {choice!r}")
+
+
+def _seat(
+    record: Game, n: int, humans: Sequence[int], bots: Sequence[str]
+) -> tuple[tuple[Agent | None, ...], tuple[str, ...]]:
+    """Every seat's agent (``None``: a person) and name, from the people's seats and the bot specs."""
     if not humans or len(set(humans)) != len(humans) or not all(0 <= s < n for s in humans):
         raise ValueError(f"people sit on distinct seats among 0..{n - 1}, got {list(humans)}")
     bot_seats = [s for s in range(n) if s not in humans]
@@ -155,8 +138,7 @@ def build_setup(
     for seat, spec in zip(bot_seats, names, strict=True):
         agents[seat] = make_bot_spec(record.name, spec)
         seat_names[seat] = f"seat {seat} ({spec.split(':')[0]})"
-    return Setup(engine, tuple(agents), tuple(seat_names), float(turn_seconds),
-                 np.random.default_rng(bot_seed))
+    return tuple(agents), tuple(seat_names)
 
 
 def make_bot_spec(family: str, spec: str) -> Agent:
@@ -176,6 +158,7 @@ class Session:
     def __init__(self, setup: Setup, read_line: LineReader, out: TextIO,
                  recorder: GameRecorder | None = None):
         self.setup, self.game = setup, setup.game
+        self.record = game_of_config(setup.game.config)
         self.read_line, self.out = read_line, out
         self.recorder = recorder  # frames for --save-gif: the deal, then the table after each move
 
@@ -264,71 +247,20 @@ class Session:
 
     # ----- reports ----------------------------------------------------------------------------
     def _intro(self) -> str:
-        game, seats = self.game, ", ".join(self.setup.names)
-        if isinstance(game, Texas42Game):
-            rules = f"Texas 42 ({game.config.preset}), teams: seats 0+2 against 1+3"
-            goal = f"first team to {game.config.target_marks} marks" if game.config.episode == "game" \
-                else "one hand"
-        else:
-            cfg = game.config
-            rules = f"{cfg.variant.title()} ({cfg.preset}), {cfg.num_players} players"
-            rules += ", teams: seats 0+2 against 1+3" if cfg.teams else ""
-            goal = "one round" if cfg.target_score is None else f"first to {cfg.target_score} points"
+        seats = ", ".join(self.setup.names)
         timer = f"; {self.setup.turn_seconds:g} s per turn, then the automatic move" \
             if self.setup.turn_seconds else ""
-        return f"{rules}; {goal}{timer}.\nSeats: {seats}."
+        return f"{self.record.play_intro(self.game.config)}{timer}.\nSeats: {seats}."
 
     def _progress(self) -> tuple[int, ...]:
         """Changes when a round/hand ends or a 42 hand is reshaken."""
-        if isinstance(self.game, Texas42Game):
-            return self.game.deals, self.game.hands_scored
-        return (len(self.game.results),)
-
-    def _side(self, seat: int) -> str:
-        teams = isinstance(self.game, Texas42Game) or self.game.config.teams
-        return f"team {seat % 2} (seats {seat % 2}+{seat % 2 + 2})" if teams else self.setup.names[seat]
+        return self.record.play_progress(self.game)
 
     def _report(self) -> str:
-        game = self.game
-        if isinstance(game, Texas42Game):
-            result = game.last_result
-            if result is None:
-                return f"All four passed: the hand is reshaken; seat {game.shaker} shakes."
-            contract = result["contract"]
-            outcome = "made" if contract["made"] else "set"
-            won = next(s for s in range(2) if result["hand_marks"][s])
-            return (f"Hand over: {self.setup.names[contract['bidder']]}, {contract['bid']}, "
-                    f"{contract['declaration']}: {outcome} (points taken: team 0 "
-                    f"{result['points_taken'][0]}, team 1 {result['points_taken'][1]}). "
-                    f"{self._side(won).capitalize()} scores {result['hand_marks'][won]} mark(s). "
-                    f"Marks: team 0 {game.marks[0]}, team 1 {game.marks[1]}.")
-        r = game.results[-1]
-        how = "dominoed (went out)" if r.kind == "domino" else "the game blocked"
-        pips = ", ".join(f"seat {s} {p}" for s, p in enumerate(r.pips))
-        if r.winners:
-            won = f"{self._side(r.winners[0]).capitalize()} scores {max(r.round_points)}"
-        else:
-            won = "A tie for the lowest count: nobody scores"
-        return f"Round {len(game.results)} over, {how}. Pips left: {pips}. {won}. {self._scores()}"
-
-    def _scores(self) -> str:
-        game = self.game
-        if game.config.teams:
-            return f"Scores: team 0 {game.scores[0]}, team 1 {game.scores[1]}."
-        return "Scores: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(game.scores)) + "."
+        return self.record.play_report(self.game, self.setup.names)
 
     def _final(self) -> str:
-        game = self.game
-        if isinstance(game, Texas42Game):
-            if game.config.episode == "hand":
-                return "The hand is over."
-            winner = 0 if game.marks[0] > game.marks[1] else 1
-            return f"Game over: {self._side(winner)} wins, {game.marks[winner]} marks to " \
-                   f"{game.marks[1 - winner]}."
-        if game.config.target_score is None:
-            return "The round is over."
-        best = max(range(game.num_players), key=lambda s: game.scores[s])
-        return f"Match over: {self._side(best)} wins with {game.scores[best]} points."
+        return self.record.play_final(self.game, self.setup.names)
 
 
 def parse_option(text: str) -> tuple[str, Any]:

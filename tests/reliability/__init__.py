@@ -10,5 +10,5 @@ inputs it tries, so the next probe has a list to extend; long fuzz runs stay ben
 - ``test_saves``: ``from_json`` of versions, formats, generators, nesting, impossible scores.
 - ``test_checkpoints``: damaged, malformed and non-finite checkpoints, resume mismatches, kills.
 - ``test_config``: run configs (game options, non-finite floats, seeds, devices, run names).
-- ``test_command_lines``: ``scripts/evaluate.py`` and ``scripts/play.py`` arguments and Ctrl-C.
+- ``test_command_lines``: ``domino-evaluate`` and ``domino-play`` arguments and Ctrl-C.
 """

@@ -1,4 +1,4 @@
-"""Exact deals given to the engines and through ``reset(options={"deal": ...})`` (issue 12 item 13):
+"""Exact deals given to the engines and through ``reset(options={"deal": ...})``:
 tile ids and seats are Python or numpy integers, never ``bool``, in both engines alike.
 
 Bad inputs tried:

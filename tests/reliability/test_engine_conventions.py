@@ -1,5 +1,5 @@
 """Both rules engines (``LineGame``, ``Texas42Game``) share one convention for the seat to act,
-action ids and generators (issue 11 item 4; issue 12 items 11, 12).
+action ids and generators.
 
 Bad inputs tried:
 - ``apply``: ``True``, ``False``, ``numpy.bool_(True)``, ``1.0``, ``"0"``, ``None``, ``-1``,

@@ -1,4 +1,4 @@
-"""Move notation (docs/rules.md 3.9) read from text under bad input (issue 12 items 19, 23).
+"""Move notation (docs/rules.md 3.9) read from text under bad input.
 
 Bad inputs tried:
 - ``action_from_text`` of what is not a string: ``None``, ``5``, ``b"pass"``, ``["pass"]``,

@@ -1,4 +1,4 @@
-"""Game and environment options under bad input (issue 12 item 21). Every refusal is a
+"""Game and environment options under bad input. Every refusal is a
 ``ValueError`` naming the option, raised when the config or environment is built.
 
 Bad inputs tried:

@@ -1,5 +1,5 @@
-"""Saved games (``to_json`` / ``from_json``) of both engines under bad input (issue 11 item 4;
-issue 12 items 16, 17, 18). Every refusal is a ``ValueError``.
+"""Saved games (``to_json`` / ``from_json``) of both engines under bad input. Every refusal is a
+``ValueError``.
 
 Bad inputs tried:
 - versions: a save without ``"version"`` (an unversioned Texas 42 save, ``{"game": "texas42"}``

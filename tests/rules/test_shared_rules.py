@@ -1,5 +1,5 @@
 """Rules written once in the engines and called by the batched engines, the belief sampler and the
-environments (issue 11, "every rule in exactly one place"): each rule is tested where it lives, and
+environments ("every rule in exactly one place"): each rule is tested where it lives, and
 each of its other users is shown to call it rather than a copy."""
 
 from __future__ import annotations

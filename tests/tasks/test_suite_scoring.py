@@ -1,4 +1,4 @@
-"""scripts/benchmark.py: agent specs of every kind, leaderboard rows, merging rows from many runs."""
+"""domino-ladder: agent specs of every kind, leaderboard rows, merging rows from many runs."""
 
 from __future__ import annotations
 

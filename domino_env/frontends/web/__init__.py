@@ -1,4 +1,4 @@
-"""Play and watch in the browser (docs/web.md): ``scripts/serve.py`` starts the server.
+"""Play and watch in the browser (docs/web.md): ``domino-serve`` starts the server.
 
 ``protocol`` turns a seat's view into the JSON a browser receives and reads what a browser sends;
 ``server`` holds the tables (the engines, the bots, the turn timers), the websockets and the replay

@@ -1,6 +1,7 @@
 """The web server: tables of people and bots, one websocket per browser seat, the replay viewer.
 
-``create_app()`` builds the FastAPI application; ``scripts/serve.py`` runs it with uvicorn. A table
+``create_app()`` builds the FastAPI application, thin routes over one ``TableManager`` (the tables,
+their seats' tokens and pages, the limit on tables kept); ``scripts/serve.py`` runs it with uvicorn. A table
 is built by the terminal front end's ``play.build_setup`` (the same seating rules, options, bots and
 turn timer) and played by one asyncio task (``Table.run``): bots act in a worker thread; a person's
 turn waits for their move, for the turn timer (then ``engine.auto_move()``, docs/rules.md 2.5, as in
@@ -26,13 +27,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from domino_env.bots import available_bots, make_bot
-from domino_env.frontends.terminal import BOARDPAN_TURN_SECONDS, GAMES, Setup, build_setup, parse_option
+from domino_env.frontends.terminal import GAMES, Setup, build_setup, parse_option
 from domino_env.frontends.web.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -46,7 +47,7 @@ from domino_env.frontends.web.replay import (
     record_from_playthrough,
     replay,
 )
-from domino_env.games import game_of_config, get_game
+from domino_env.games import BOARDPAN_TURN_SECONDS, game_of_config, get_game
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.line import PRESETS as LINE_PRESETS
 from domino_env.rules.texas42 import PRESETS as TEXAS42_PRESETS
@@ -176,6 +177,18 @@ class Table:
         self._changed.set()
         return None
 
+    def reply(self, seat: int, text: str | bytes | None) -> dict[str, Any] | None:
+        """The answer to one message from a page of ``seat``: a pong, an error saying what was wrong
+        (the table unchanged), or nothing (a move made: every page gets the new state)."""
+        try:
+            message = parse_client_message(text)
+        except ProtocolError as err:
+            return {"type": "error", "message": str(err)}
+        if message["type"] == "ping":
+            return {"type": "pong"}
+        problem = self.submit(seat, message["action"], message["move_number"])
+        return None if problem is None else {"type": "error", "message": problem}
+
     # ----- pages --------------------------------------------------------------------------------
     def connect(self, seat: int, page: WebSocket) -> None:
         self.pages[seat].add(page)
@@ -278,19 +291,150 @@ def catalogue() -> dict[str, Any]:
     }
 
 
+class Refused(Exception):
+    """A request the server turns down: ``status`` is the HTTP status, the text says why."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class TableManager:
+    """The server's state and its operations: every table by id (finished ones are kept for their
+    records, up to ``MAX_TABLES``), the seats' tokens, the pages of each seat. The routes of
+    ``create_app`` only call it; a refusal is ``Refused``."""
+
+    def __init__(self, bot_delay: float, away_seconds: float):
+        self.bot_delay, self.away_seconds = bot_delay, away_seconds
+        self.tables: dict[str, Table] = {}
+        self._numbers = itertools.count(1)
+
+    def open(self, request: TableRequest) -> dict[str, Any]:
+        """A new table of the lobby's ``request`` (its play starts at once): its id and the link of
+        every person's seat."""
+        self._make_room()
+        setup = _setup_of(request)
+        table_id = f"t{next(self._numbers)}"
+        table = Table(table_id, setup, list(request.seats), self.bot_delay, self.away_seconds)
+        self.tables[table_id] = table
+        links = [
+            {"seat": s, "name": setup.names[s], "url": f"/table?table={table_id}&seat={s}&token={token}"}
+            for s, token in table.tokens.items()
+        ]
+        return {"table": table_id, "people": links}
+
+    def _make_room(self) -> None:
+        """Forget the oldest finished table when ``MAX_TABLES`` are kept; refuse when none has finished."""
+        if len(self.tables) < MAX_TABLES:
+            return
+        finished = [t for t in self.tables.values() if t.over]
+        if not finished:
+            raise Refused(429, f"{MAX_TABLES} tables are in play: finish one first")
+        del self.tables[finished[0].id]
+
+    def summaries(self) -> list[dict[str, Any]]:
+        return [t.summary() for t in self.tables.values()]
+
+    def record(self, table_id: str) -> dict[str, Any]:
+        """The game record of a finished table."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Refused(404, f"no table {table_id!r}")
+        if not table.over:
+            raise Refused(409, "the game is still being played: its record (every hand) opens when it ends")
+        return table.game_record()
+
+    def seated(self, table_id: str, seat: int, token: str) -> Table | None:
+        """The table whose seat ``seat`` has this token, else ``None``."""
+        table = self.tables.get(table_id)
+        if table is None or not secrets.compare_digest(table.tokens.get(seat, ""), token):
+            return None
+        return table
+
+    async def serve_page(self, page: WebSocket, table_id: str, seat: int, token: str) -> None:
+        """One browser page of a seat, until it closes: the table's states out, the seat's moves in."""
+        await page.accept()
+        table = self.seated(table_id, seat, token)
+        if table is None:
+            await page.send_json(
+                {"type": "error", "message": f"no seat {seat} with this token at table {table_id!r}"}
+            )
+            await page.close(code=4403)
+            return
+        table.connect(seat, page)
+        try:
+            await table.broadcast()  # this page's first state; the others see this seat connected
+            while (received := await page.receive())["type"] != "websocket.disconnect":
+                answer = table.reply(seat, received.get("text", received.get("bytes")))
+                if answer is not None:
+                    await page.send_json(answer)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.disconnect(seat, page)
+
+    def close(self) -> None:
+        """Stop every table's play (the server shuts down)."""
+        for table in self.tables.values():
+            table.task.cancel()
+
+
+def _setup_of(request: TableRequest) -> Setup:
+    """The lobby's request checked as the terminal's command line is (``build_setup``)."""
+    try:
+        return build_setup(
+            request.game,
+            humans=[s for s, kind in enumerate(request.seats) if kind == PERSON],
+            bots=[k for k in request.seats if k != PERSON],
+            players=len(request.seats),
+            teams=request.teams,
+            preset=request.preset or None,
+            target=request.target,
+            one_round=request.one_round,
+            turn_seconds=request.turn_seconds,
+            seed=request.seed,
+            options=dict(parse_option(o) for o in request.options),
+        )
+    except (ValueError, TypeError, argparse.ArgumentTypeError) as err:
+        raise Refused(400, str(err)) from None
+
+
+async def replay_frames(body: dict[str, Any]) -> dict[str, Any]:
+    """``{"record": ...}``, ``{"evaluation": results.json, "index": n}`` or ``{"playthrough": text}``
+    -> the game record and its frames."""
+    try:
+        if set(body) == {"record"}:
+            record = body["record"]
+        elif set(body) == {"evaluation", "index"}:
+            record = await asyncio.to_thread(record_from_evaluation, body["evaluation"], body["index"])
+        elif set(body) == {"playthrough"} and isinstance(body["playthrough"], str):
+            record = record_from_playthrough(body["playthrough"])
+        else:
+            raise ValueError(
+                'send {"record": game record}, {"evaluation": results.json, "index": n} '
+                'or {"playthrough": text of a playthrough file}'
+            )
+        return {"record": record, "frames": await asyncio.to_thread(replay, record)}
+    except (ValueError, TypeError, OSError) as err:
+        raise Refused(400, str(err)) from None
+
+
 def create_app(bot_delay: float = 0.6, away_seconds: float = 30.0) -> FastAPI:
     """The application. ``bot_delay``: seconds before each bot move (so people can follow);
     ``away_seconds``: how long a turn without a timer waits for a person with no page open."""
+    manager = TableManager(bot_delay, away_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        for table in app.state.tables.values():
-            table.task.cancel()
+        manager.close()
 
     app = FastAPI(title="domino-env", lifespan=lifespan)
-    app.state.tables = {}
-    numbers = itertools.count(1)
+    app.state.manager, app.state.tables = manager, manager.tables
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, err: Refused) -> JSONResponse:
+        return JSONResponse({"detail": str(err)}, status_code=err.status)
 
     @app.get("/")
     async def lobby() -> FileResponse:
@@ -310,107 +454,24 @@ def create_app(bot_delay: float = 0.6, away_seconds: float = 30.0) -> FastAPI:
 
     @app.post("/api/tables")
     async def create_table(request: TableRequest) -> dict[str, Any]:
-        tables: dict[str, Table] = app.state.tables
-        finished = [t for t in tables.values() if t.over]
-        if len(tables) >= MAX_TABLES:
-            if not finished:
-                raise HTTPException(429, f"{MAX_TABLES} tables are in play: finish one first")
-            del tables[finished[0].id]
-        try:
-            options = dict(parse_option(o) for o in request.options)
-            humans = [s for s, kind in enumerate(request.seats) if kind == PERSON]
-            setup = build_setup(
-                request.game,
-                humans=humans,
-                bots=[k for k in request.seats if k != PERSON],
-                players=len(request.seats),
-                teams=request.teams,
-                preset=request.preset or None,
-                target=request.target,
-                one_round=request.one_round,
-                turn_seconds=request.turn_seconds,
-                seed=request.seed,
-                options=options,
-            )
-        except (ValueError, TypeError, argparse.ArgumentTypeError) as err:
-            raise HTTPException(400, str(err)) from None
-        table_id = f"t{next(numbers)}"
-        table = Table(table_id, setup, list(request.seats), bot_delay, away_seconds)
-        tables[table_id] = table
-        links = [
-            {"seat": s, "name": setup.names[s], "url": f"/table?table={table_id}&seat={s}&token={token}"}
-            for s, token in table.tokens.items()
-        ]
-        return {"table": table_id, "people": links}
+        return manager.open(request)
 
     @app.get("/api/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        return [t.summary() for t in app.state.tables.values()]
+        return manager.summaries()
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str) -> dict[str, Any]:
-        table = app.state.tables.get(table_id)
-        if table is None:
-            raise HTTPException(404, f"no table {table_id!r}")
-        if not table.over:
-            raise HTTPException(
-                409, "the game is still being played: its record (every hand) opens when it ends"
-            )
-        return table.game_record()
+        return manager.record(table_id)
 
     @app.post("/api/replay")
-    async def replay_frames(body: dict[str, Any]) -> dict[str, Any]:
+    async def replay_route(body: dict[str, Any]) -> dict[str, Any]:
         """``{"record": ...}``, ``{"evaluation": results.json, "index": n}`` or ``{"playthrough": text}``."""
-        try:
-            if set(body) == {"record"}:
-                record = body["record"]
-            elif set(body) == {"evaluation", "index"}:
-                record = await asyncio.to_thread(record_from_evaluation, body["evaluation"], body["index"])
-            elif set(body) == {"playthrough"} and isinstance(body["playthrough"], str):
-                record = record_from_playthrough(body["playthrough"])
-            else:
-                raise ValueError(
-                    'send {"record": game record}, {"evaluation": results.json, "index": n} '
-                    'or {"playthrough": text of a playthrough file}'
-                )
-            return {"record": record, "frames": await asyncio.to_thread(replay, record)}
-        except (ValueError, TypeError, OSError) as err:
-            raise HTTPException(400, str(err)) from None
+        return await replay_frames(body)
 
     @app.websocket("/ws/{table_id}")
     async def seat_socket(page: WebSocket, table_id: str, seat: int = -1, token: str = "") -> None:
-        await page.accept()
-        table: Table | None = app.state.tables.get(table_id)
-        if table is None or not secrets.compare_digest(table.tokens.get(seat, ""), token):
-            await page.send_json(
-                {"type": "error", "message": f"no seat {seat} with this token at table {table_id!r}"}
-            )
-            await page.close(code=4403)
-            return
-        table.connect(seat, page)
-        try:
-            await table.broadcast()  # this page's first state; the others see this seat connected
-            while True:
-                received = await page.receive()
-                if received["type"] == "websocket.disconnect":
-                    break
-                try:
-                    message = parse_client_message(received.get("text", received.get("bytes")))
-                    problem = (
-                        None
-                        if message["type"] == "ping"
-                        else table.submit(seat, message["action"], message["move_number"])
-                    )
-                except ProtocolError as err:
-                    problem = str(err)
-                if problem is not None:
-                    await page.send_json({"type": "error", "message": problem})
-                elif message["type"] == "ping":
-                    await page.send_json({"type": "pong"})
-        except WebSocketDisconnect:
-            pass
-        finally:
-            table.disconnect(seat, page)
+        await manager.serve_page(page, table_id, seat, token)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
