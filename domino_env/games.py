@@ -289,8 +289,8 @@ def _line_table(variant: str, table: PlayOptions) -> tuple[LineConfig, float]:
     if table.target is not None:
         options["target_score"] = table.target
     options["episode"] = "round" if table.one_round else "match"
-    config = _line_config(dict(variant=variant, num_players=players, teams=teams,
-                               preset=table.preset or "pagat", **options))
+    preset = table.preset or "pagat"
+    config = DOMINOES.config(variant=variant, num_players=players, teams=teams, preset=preset, **options)
     turn_seconds = table.turn_seconds
     if turn_seconds is None:
         turn_seconds = BOARDPAN_TURN_SECONDS if config.preset == "boardpan" else 0.0
@@ -405,7 +405,7 @@ def _texas42_table(name: str, table: PlayOptions) -> tuple[Texas42Config, float]
     if table.target is not None:
         options["target_marks"] = table.target
     options["episode"] = "hand" if table.one_round else options.get("episode", "game")
-    config = _texas42_config(dict(preset=table.preset or "standard", **options))
+    config = TEXAS42.config(preset=table.preset or "standard", **options)
     if config.num_players != 4:
         raise ValueError(f"the terminal front end plays four-player 42 only, not {config.variant.name}: "
                          "play three-player 42 and Texas 88 through texas42_v0.env")

@@ -37,13 +37,22 @@ bin="$work/venv/bin"
 cd "$work"  # outside the checkout: nothing may come from it
 "$bin/python" -c "import domino_env, domino_env_training; assert '$checkout' not in domino_env.__file__"
 
-printf '1\n%.0s' $(seq 300) | "$bin/domino-play" --seed 1 --one-round --bots random | tail -n 2
-"$bin/domino-evaluate" --game dominoes --agents random greedy --deals 10 --workers 1 | head -n 4
-"$bin/domino-train" --list-configs | grep -qx block_2p
-"$bin/domino-train" --config smoke --set run_dir="$work/runs" --set total_steps=8192 --no-progress
-"$bin/domino-ladder" --list | head -n 3
-"$bin/domino-ladder" --task Block2p --agent greedy --deals 2 --workers 1 | tail -n 2
-"$bin/domino-speed" --only line --seconds 0.2 | tail -n 2
+run() {  # one console script, its output kept in a file (a pipe to head would break it); the last lines shown
+    echo "== $*"
+    "$bin/$@" >"$work/out.txt"
+    tail -n 3 "$work/out.txt"
+}
+seq 300 | sed 's/.*/1/' >"$work/moves.txt"  # a move number for every prompt
+run domino-play --seed 1 --one-round --bots random <"$work/moves.txt"
+grep -q "Round 1 over" "$work/out.txt"
+run domino-evaluate --game dominoes --agents random greedy --deals 10 --workers 1
+run domino-train --list-configs
+grep -qx block_2p "$work/out.txt"
+run domino-train --config smoke --set run_dir="$work/runs" --set total_steps=8192 --no-progress
+test -f "$work/runs/smoke/last.pt"
+run domino-ladder --list
+run domino-ladder --task Block2p --agent greedy --deals 2 --workers 1
+run domino-speed --only line --seconds 0.2
 
 port=$("$bin/python" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
 "$bin/domino-serve" --host 127.0.0.1 --port "$port" >"$work/serve.log" 2>&1 &

@@ -281,7 +281,7 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 def main(argv: Sequence[str] | None = None, read_line: LineReader | None = None,
          out: TextIO | None = None) -> int:
-    """Command-line entry (``scripts/play.py``). Returns the exit status: 0, or 130 after Ctrl-C."""
+    """Command-line entry (``domino-play``). Returns the exit status: 0, or 130 after Ctrl-C."""
     parser = argparse.ArgumentParser(description="Play dominoes in the terminal against bots.")
     parser.add_argument("--game", choices=GAMES, default="block")
     parser.add_argument("--players", type=int, help="line games: 2, 3 or 4 (default 2; 4 with --teams)")

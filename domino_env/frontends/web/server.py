@@ -1,9 +1,9 @@
 """The web server: tables of people and bots, one websocket per browser seat, the replay viewer.
 
-``create_app()`` builds the FastAPI application, thin routes over one ``TableManager`` (the tables,
-their seats' tokens and pages, the limit on tables kept); ``scripts/serve.py`` runs it with uvicorn. A table
-is built by the terminal front end's ``play.build_setup`` (the same seating rules, options, bots and
-turn timer) and played by one asyncio task (``Table.run``): bots act in a worker thread; a person's
+``create_app()`` builds the FastAPI application: thin routes over one ``TableManager`` (the tables,
+their seats' tokens and pages, the limit on tables kept); ``domino-serve`` runs it with uvicorn.
+A table is built by the terminal front end's ``build_setup`` (the same seating rules, options, bots
+and turn timer) and played by one asyncio task (``Table.run``): bots act in a worker thread; a person's
 turn waits for their move, for the turn timer (then ``engine.auto_move()``, docs/rules.md 2.5, as in
 ``play.Session``), or, in a game without a timer whose person has no page open, for
 ``away_seconds`` (then the game's default bot moves for them). Every page of a seat receives only
@@ -60,7 +60,7 @@ log = logging.getLogger("domino_env.frontends.web")
 
 class TableRequest(BaseModel):
     """What the lobby sends to open a table; ``seats[i]`` is ``"person"`` or a bot spec
-    (``NAME[:KEY=VALUE...]``, as ``scripts/play.py --bots`` takes)."""
+    (``NAME[:KEY=VALUE...]``, as ``domino-play --bots`` takes)."""
 
     game: str = Field(description=f"one of {GAMES}")
     seats: list[str] = Field(min_length=2, max_length=4)
@@ -478,7 +478,7 @@ def create_app(bot_delay: float = 0.6, away_seconds: float = 30.0) -> FastAPI:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``scripts/serve.py``: run the server until Ctrl-C."""
+    """``domino-serve``: run the server until Ctrl-C."""
     import uvicorn
 
     parser = argparse.ArgumentParser(
