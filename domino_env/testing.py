@@ -14,9 +14,9 @@ or hypothesis: the checks are plain functions ``check_*(name, options)`` of a re
 name and one option set, listed in order in ``CHECKS``. ``tests/test_registry_suite.py`` runs
 ``CHECKS`` on every registered game's examples under pytest.
 
-- ``record``: the record agrees with itself: config type, sides, tiles (every tile of the set in
-  exactly one hand or in ``hidden_mask`` at the deal), PettingZoo id, encoders, bots, unknown options
-  refused;
+- ``record``: the record agrees with itself: config type, sides, tiles (at the deal every tile of
+  ``num_tiles`` in exactly one of the engine's ``hands`` or in ``hidden_mask``), PettingZoo id,
+  encoders, bots, unknown options refused;
 - ``pettingzoo_api``: PettingZoo's ``api_test`` and ``seed_test``, and different seeds deal
   differently;
 - ``illegal_moves``: random-play fuzzing on the engine: the mask equals ``legal_actions``; every

@@ -17,12 +17,11 @@ import json
 import tempfile
 from pathlib import Path
 
-from domino_env_training.checkpoints import export_policy, load_checkpoint
-from domino_env_training.view_critic import fit_view_critic
-
 from domino_env.evaluation import AgentSpec
 from domino_env.evaluation.ladder import score_agent
 from domino_env.evaluation.tasks import TASKS, baseline_path, get_task
+from domino_env_training.checkpoints import export_policy, load_checkpoint
+from domino_env_training.view_critic import fit_view_critic
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,10 +16,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from domino_env.evaluation import GameSetup, evaluate
 from domino_env_training.config import ConfigError, load_config
 from domino_env_training.ppo import train
-
-from domino_env.evaluation import GameSetup, evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 

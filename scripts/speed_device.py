@@ -21,12 +21,12 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from domino_env_training.config import load_config
-from domino_env_training.networks import ActorCritic
-from domino_env_training.ppo import train
 
 from domino_env.games import get_game
 from domino_env.vector import sample_legal
+from domino_env_training.config import load_config
+from domino_env_training.networks import ActorCritic
+from domino_env_training.ppo import train
 
 ENGINES = {
     "Block 2p": ("dominoes", {"variant": "block", "num_players": 2}),

@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 import torch
-from domino_env_training.rollout import per_seat_gae
 from tensordict.nn import TensorDictModule
 from torch import nn
 from torchrl.modules import MLP, MaskedCategorical, ProbabilisticActor, ValueOperator
 from torchrl.objectives import ClipPPOLoss
 
 from domino_env.integrations.torchrl import DominoTorchRLEnv
+from domino_env_training.rollout import per_seat_gae
 
 BLOCK_2P = {"variant": "block", "num_players": 2}
 

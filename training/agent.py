@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+
 from domino_env_training.checkpoints import CheckpointError, load_checkpoint, require_keys
 from domino_env_training.config import Config, ConfigError, from_dict
 from domino_env_training.networks import ActorCritic

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 import torch
-from domino_env_training.agent import PolicyAgent
 
 from domino_env.bots.base import ANY_GAME, register_bot
 from domino_env.encoders.base import get_encoder
 from domino_env.evaluation.tasks import baseline_path, get_task, task_of_config
+from domino_env_training.agent import PolicyAgent
 
 
 class CheckpointAgent:

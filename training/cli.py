@@ -18,6 +18,7 @@ import argparse
 import sys
 
 import torch
+
 from domino_env_training.checkpoints import CheckpointError
 from domino_env_training.config import ConfigError, load_config, shipped_configs
 from domino_env_training.ppo import history_last, train

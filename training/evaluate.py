@@ -14,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import torch
+
+from domino_env.evaluation import GameSetup, evaluate
 from domino_env_training.checkpoints import save_checkpoint
 from domino_env_training.config import Config
 from domino_env_training.networks import ActorCritic
 from domino_env_training.rollout import OBSERVATION_ENCODER, GameFactory, learner_score
 from domino_env_training.scripted import random_actions
-
-from domino_env.evaluation import GameSetup, evaluate
 
 
 def win_rate_vs_random(model: ActorCritic, make_game: GameFactory, sides: np.ndarray, num_games: int,

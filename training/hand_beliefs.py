@@ -14,12 +14,12 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from domino_env_training.checkpoint_bot import CheckpointAgent
 
 from domino_env.evaluation import GameSetup
 from domino_env.rules.line import LineView
 from domino_env.rules.tiles import iter_bits
 from domino_env.search.beliefs import sample_consistent_deal
+from domino_env_training.checkpoint_bot import CheckpointAgent
 
 
 def unseen_tiles(view: LineView) -> int:

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 import torch
+from torch import optim
+
+from domino_env.vector.batch import hidden_hands
 from domino_env_training.config import Config
 from domino_env_training.networks import ActorCritic
 from domino_env_training.rollout import GameFactory, per_seat_gae
 from domino_env_training.scripted import ScriptedPolicy
-from torch import optim
-
-from domino_env.vector.batch import hidden_hands
 
 
 def imitate(agent: ActorCritic, teacher: ScriptedPolicy, make_game: GameFactory, config: Config,

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-from domino_env_training.config import NetworkConfig
 from torch import nn
 from torch.distributions import Categorical
+
+from domino_env_training.config import NetworkConfig
 
 ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
 

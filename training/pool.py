@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 import torch
+
 from domino_env_training.config import PoolConfig
 from domino_env_training.networks import ActorCritic
 from domino_env_training.scripted import ScriptedPolicy

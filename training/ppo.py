@@ -36,6 +36,11 @@ from typing import NamedTuple
 import numpy as np
 import torch
 import yaml
+from torch import nn, optim
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from domino_env.vector.batch import hidden_hands
 from domino_env_training.checkpoints import (
     CHECKPOINT_NAME,
     CheckpointError,
@@ -61,11 +66,6 @@ from domino_env_training.rollout import (
     seat_sides,
 )
 from domino_env_training.scripted import make_scripted
-from torch import nn, optim
-from torch.utils.tensorboard import SummaryWriter
-from tqdm import tqdm
-
-from domino_env.vector.batch import hidden_hands
 
 WALL_CLOCK_KEYS = frozenset({"elapsed_s"})
 """History keys that depend on the machine's speed; every other entry follows from the config's seed."""

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
-from domino_env_training.config import GameConfig
-from domino_env_training.pool import LATEST
 
 from domino_env.vector.batch import Batch
+from domino_env_training.config import GameConfig
+from domino_env_training.pool import LATEST
 
 
 class VectorGame(Protocol):

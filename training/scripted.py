@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import numpy as np
 import torch
-from domino_env_training.config import GameConfig
 
 from domino_env.bots.batched import BatchedPolicy, make_batched_bot
+from domino_env_training.config import GameConfig
 
 ScriptedPolicy = Callable[[torch.Tensor, torch.Tensor, torch.Generator], torch.Tensor]
 """``policy(obs (n, obs_dim), mask (n, A) bool, generator) -> actions (n,)``."""

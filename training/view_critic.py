@@ -22,14 +22,14 @@ from typing import Any
 
 import numpy as np
 import torch
+from torch import nn, optim
+
+from domino_env.vector.batch import hidden_hands
 from domino_env_training.agent import PolicyAgent
 from domino_env_training.checkpoints import load_checkpoint, save_checkpoint
 from domino_env_training.networks import ActorCritic, mlp
 from domino_env_training.ppo import iteration_seeds
 from domino_env_training.rollout import GameFactory, game_factory, num_tiles, per_seat_gae
-from torch import nn, optim
-
-from domino_env.vector.batch import hidden_hands
 
 
 @dataclass

@@ -8,12 +8,11 @@ import pytest
 
 pytest.importorskip("torch")
 
+from domino_env.bots import make_bot  # noqa: E402
+from domino_env.evaluation import AgentSpec, GameSetup, evaluate  # noqa: E402
 from domino_env_training.checkpoints import CHECKPOINT_NAME, load_checkpoint, save_checkpoint  # noqa: E402
 from domino_env_training.config import load_config  # noqa: E402
 from domino_env_training.ppo import train  # noqa: E402
-
-from domino_env.bots import make_bot  # noqa: E402
-from domino_env.evaluation import AgentSpec, GameSetup, evaluate  # noqa: E402
 
 SMOKE = Path(__file__).resolve().parents[2] / "configs" / "smoke.yaml"
 

@@ -34,6 +34,7 @@ import numpy as np
 import pytest
 import torch
 import yaml
+
 from domino_env_training.agent import PolicyAgent
 from domino_env_training.checkpoints import (
     CHECKPOINT_NAME,

@@ -22,6 +22,7 @@ import typing
 from pathlib import Path
 
 import pytest
+
 from domino_env_training.config import Config, ConfigError, from_dict, load_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,6 +87,7 @@ def test_seeds_outside_what_torch_accepts_are_refused(seed, message):
 def test_the_largest_seed_works_where_seeds_are_used():
     import numpy as np
     import torch
+
     from domino_env_training.ppo import iteration_seeds
 
     seed = from_dict({"seed": 2**63 - 1}).seed  # the largest: from 2**63 up, evaluation seeds

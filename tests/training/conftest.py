@@ -1,5 +1,6 @@
 import pytest
 import torch
+
 from domino_env_training.config import Config, from_dict
 
 

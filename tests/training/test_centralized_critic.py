@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 import torch
+from fake_game import high_card_factory
+
+from domino_env.vector import VectorLineGame, VectorTexas42Game
+from domino_env.vector.batch import hidden_hands
 from domino_env_training.agent import PolicyAgent
 from domino_env_training.checkpoints import CHECKPOINT_NAME, load_checkpoint
 from domino_env_training.config import NetworkConfig, from_dict
 from domino_env_training.networks import ActorCritic
 from domino_env_training.ppo import train
-from fake_game import high_card_factory
-
-from domino_env.vector import VectorLineGame, VectorTexas42Game
-from domino_env.vector.batch import hidden_hands
 
 
 @pytest.mark.parametrize("engine", [VectorLineGame(5, seed=1, num_players=4, teams=True),

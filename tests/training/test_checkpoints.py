@@ -2,6 +2,7 @@ import os
 
 import pytest
 import torch
+
 from domino_env_training import checkpoints
 from domino_env_training.checkpoints import CheckpointError, load_checkpoint, save_checkpoint
 

@@ -1,6 +1,7 @@
 from pathlib import Path
 
 import pytest
+
 from domino_env_training.config import Config, ConfigError, from_dict, load_config
 
 CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))  # RLlib's: configs/rllib

@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 import torch
+
 from domino_env_training.checkpoints import save_checkpoint
 from domino_env_training.curves import harness_series
 

@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+
 from domino_env_training.rollout import learner_score, per_seat_gae
 
 

@@ -8,16 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from fake_game import high_card_factory
+
+from domino_env.rules.line import LineConfig, LineGame
+from domino_env.rules.tiles import iter_bits
 from domino_env_training.agent import PolicyAgent
 from domino_env_training.checkpoints import CHECKPOINT_NAME, load_checkpoint
 from domino_env_training.config import NetworkConfig, from_dict
 from domino_env_training.hand_beliefs import binary_log_loss, hand_log_loss, unseen_tiles
 from domino_env_training.networks import ActorCritic
 from domino_env_training.ppo import train
-from fake_game import high_card_factory
-
-from domino_env.rules.line import LineConfig, LineGame
-from domino_env.rules.tiles import iter_bits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from hand_logloss import main as hand_logloss_script  # noqa: E402

@@ -3,11 +3,12 @@
 import numpy as np
 import pytest
 import torch
+from fake_game import high_card_factory
+
 from domino_env_training.config import from_dict
 from domino_env_training.imitation import imitate
 from domino_env_training.networks import ActorCritic
 from domino_env_training.ppo import seeded_history, train
-from fake_game import high_card_factory
 
 
 def lowest_legal(obs: torch.Tensor, mask: torch.Tensor, generator: torch.Generator) -> torch.Tensor:

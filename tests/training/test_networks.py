@@ -1,4 +1,5 @@
 import torch
+
 from domino_env_training.config import NetworkConfig
 from domino_env_training.networks import ActorCritic, masked_logits
 

@@ -4,16 +4,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from domino_env_training.agent import PolicyAgent
-from domino_env_training.checkpoints import CHECKPOINT_NAME, load_checkpoint
-from domino_env_training.config import from_dict, load_config
-from domino_env_training.evaluate import win_rate_vs_random
-from domino_env_training.ppo import seeded_history, train
 from fake_game import HighCardGame, high_card_factory
 
 from domino_env.bots import make_bot
 from domino_env.encoders.base import get_encoder
 from domino_env.rules.line import LineConfig, LineGame
+from domino_env_training.agent import PolicyAgent
+from domino_env_training.checkpoints import CHECKPOINT_NAME, load_checkpoint
+from domino_env_training.config import from_dict, load_config
+from domino_env_training.evaluate import win_rate_vs_random
+from domino_env_training.ppo import seeded_history, train
 
 SMOKE = Path(__file__).resolve().parents[2] / "configs" / "smoke.yaml"
 

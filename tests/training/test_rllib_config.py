@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from domino_env_training.config import ConfigError
-from domino_env_training.rllib.config import RLlibConfig, load_config, rules_options
 
 from domino_env.bots import make_bot
+from domino_env_training.config import ConfigError
+from domino_env_training.rllib.config import RLlibConfig, load_config, rules_options
 
 ROOT = Path(__file__).resolve().parents[2]
 RLLIB_CONFIGS = sorted((ROOT / "configs" / "rllib").glob("*.yaml"))

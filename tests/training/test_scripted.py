@@ -3,8 +3,6 @@
 import numpy as np
 import pytest
 import torch
-from domino_env_training.config import GameConfig
-from domino_env_training.scripted import make_scripted, random_actions
 
 from domino_env.bots import make_bot
 from domino_env.bots.batched import BatchedLineGreedy
@@ -12,6 +10,8 @@ from domino_env.encoders.line_compact import encode_compact
 from domino_env.encoders.texas42_compact import encode_compact as encode_texas42
 from domino_env.rules.line import LineConfig, LineGame
 from domino_env.rules.texas42 import DECLARE, NELLO, NUM_ACTIONS, SEVENS, Texas42Config, Texas42Game
+from domino_env_training.config import GameConfig
+from domino_env_training.scripted import make_scripted, random_actions
 
 OPTIONS = {
     "block 2p": {"variant": "block", "num_players": 2, "preset": "pagat"},

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 import torch
+
+from domino_env.rules.line import LineConfig, LineGame
 from domino_env_training.agent import PolicyAgent
 from domino_env_training.checkpoint_bot import CheckpointAgent
 from domino_env_training.checkpoints import CHECKPOINT_NAME, load_checkpoint
@@ -10,8 +12,6 @@ from domino_env_training.config import from_dict
 from domino_env_training.ppo import train
 from domino_env_training.rollout import game_factory
 from domino_env_training.view_critic import explained_variance, fit_view_critic, self_play_returns
-
-from domino_env.rules.line import LineConfig, LineGame
 
 
 @pytest.fixture(scope="module")

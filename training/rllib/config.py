@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from domino_env.games import available_games, get_game
 from domino_env_training.config import (
     RUN_NAME,
     ConfigError,
@@ -27,8 +29,6 @@ from domino_env_training.config import (
     check_harness_opponents,
     check_hidden_sizes,
 )
-
-from domino_env.games import available_games, get_game
 
 
 @dataclass

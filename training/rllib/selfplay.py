@@ -26,8 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import ray
-from domino_env_training.rllib.bot import METADATA_NAME
-from domino_env_training.rllib.config import RLlibConfig, rules_options
 from ray.rllib.algorithms.algorithm import Algorithm
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -36,6 +34,8 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 
 from domino_env.games import get_game
 from domino_env.integrations.rllib import ENV_NAMES, env_config
+from domino_env_training.rllib.bot import METADATA_NAME
+from domino_env_training.rllib.config import RLlibConfig, rules_options
 
 MAIN = "main"
 

@@ -14,9 +14,10 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+from ray.cluster_utils import Cluster  # noqa: E402
+
 from domino_env_training.rllib.config import load_config  # noqa: E402
 from domino_env_training.rllib.selfplay import evaluate_checkpoint, train  # noqa: E402
-from ray.cluster_utils import Cluster  # noqa: E402
 
 CONFIG = Path(__file__).resolve().parents[3] / "configs" / "rllib" / "block_2p.yaml"
 LOCALHOST = "127.0.0.1"

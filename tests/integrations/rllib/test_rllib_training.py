@@ -13,13 +13,13 @@ import pytest
 ray = pytest.importorskip("ray")
 
 import torch  # noqa: E402
-from domino_env_training.rllib.bot import METADATA_NAME  # noqa: E402
-from domino_env_training.rllib.config import load_config  # noqa: E402
-from domino_env_training.rllib.selfplay import MAIN, LeagueMapping, train  # noqa: E402
 from ray.rllib.core.rl_module.rl_module import RLModule  # noqa: E402
 
 from domino_env.bots import make_bot  # noqa: E402
 from domino_env.evaluation import AgentSpec, GameSetup, evaluate  # noqa: E402
+from domino_env_training.rllib.bot import METADATA_NAME  # noqa: E402
+from domino_env_training.rllib.config import load_config  # noqa: E402
+from domino_env_training.rllib.selfplay import MAIN, LeagueMapping, train  # noqa: E402
 
 
 @pytest.fixture(scope="module")
