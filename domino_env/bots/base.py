@@ -34,7 +34,11 @@ ENTRY_POINT_GROUP = "domino_env.bots"
 
 @runtime_checkable
 class Agent(Protocol):
-    """Plays one seat: a legal action id for ``view`` (whose ``legal_mask`` is non-zero)."""
+    """Plays one seat: a legal action id for ``view`` (whose ``legal_mask`` is non-zero).
+
+    An agent that plays only some configs of its game may also have ``refuses(config) -> str | None``
+    (why it cannot play the rules config, or ``None``): the evaluation harness asks it before any game.
+    """
 
     def act(self, view: Any, rng: np.random.Generator) -> int: ...
 

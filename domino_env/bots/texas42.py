@@ -30,6 +30,7 @@ from domino_env.rules.texas42 import (
     TRUMP,
     TRUMP_DOUBLES,
     TRUMP_SUIT,
+    Texas42Config,
     Texas42Game,
     Texas42View,
     bid_value,
@@ -60,14 +61,19 @@ def best_trump(hand: int) -> tuple[int, float]:
     return max(options, key=lambda o: (o[1], -o[0]))
 
 
+def four_player_refusal(config: Texas42Config) -> str | None:
+    """Why the heuristic and the search cannot play ``config`` (they know four-player 42 only:
+    partners, 28 tiles, 42 points), or ``None``."""
+    if config.num_players == 4:
+        return None
+    return (f"the Texas 42 heuristic and search bots play four-player 42 only, not {config.variant.name}; "
+            "use the random bot (make_bot('texas42', 'random')) for three-player 42 and Texas 88")
+
+
 def require_four_players(view: Texas42View) -> None:
-    """The heuristic and the search know four-player 42 only (partners, 28 tiles, 42 points)."""
-    if view.config.num_players != 4:
-        raise ValueError(
-            f"the Texas 42 heuristic and search bots play four-player 42 only, not "
-            f"{view.config.variant.name}; use the random bot (make_bot('texas42', 'random')) for "
-            "three-player 42 and Texas 88"
-        )
+    """Refuses a view of a game the heuristic and the search do not know (``four_player_refusal``)."""
+    if (reason := four_player_refusal(view.config)) is not None:
+        raise ValueError(reason)
 
 
 def _lowest_bid(legal: int, value_at_least: int = 0) -> int | None:
@@ -78,6 +84,8 @@ def _lowest_bid(legal: int, value_at_least: int = 0) -> int | None:
 
 class HeuristicTexas42Agent:
     """Hand-strength bidder and rule-of-thumb player (see the module docstring)."""
+
+    refuses = staticmethod(four_player_refusal)
 
     def act(self, view: Texas42View, rng: np.random.Generator) -> int:
         require_four_players(view)
@@ -212,6 +220,8 @@ class Texas42SearchAgent:
     trump call and the simulated auction (``rollout`` defaults to ``"network"`` then), the candidate
     order and ties (its logits), ``top_moves`` and ``leaf_plies`` (``domino_env.search.guidance``).
     """
+
+    refuses = staticmethod(four_player_refusal)
 
     def __init__(self, budget: int = 64, exact_tiles: int = EXACT_TILES, bidding: str = "simulate",
                  network: str | None = None, rollout: str | None = None, top_moves: int | None = None,

@@ -169,14 +169,19 @@ def deal_generator(seed: int, deal: int) -> np.random.Generator:
 
 # ----- one deal (runs in a worker) ----------------------------------------------------------------
 def build_agents(setup: GameSetup, specs: Sequence[AgentSpec]) -> list[Agent]:
-    """Each spec's bot for ``setup.game``; a spec that cannot be built raises ``AgentError``."""
+    """Each spec's bot for ``setup.game``; a spec that cannot be built, or whose bot refuses the
+    setup's rules (``Agent.refuses``), raises ``AgentError``."""
     agents = []
     for spec in specs:
         try:
-            agents.append(make_bot(setup.game, spec.bot, **spec.kwargs))
+            agent = make_bot(setup.game, spec.bot, **spec.kwargs)
         except (TypeError, ValueError, OSError) as err:
             raise AgentError(f"agent {spec.label!r}: cannot build {setup.game} bot {spec.bot!r} "
                              f"with options {spec.kwargs}: {err}") from err
+        refuses = getattr(agent, "refuses", None)
+        if refuses is not None and (reason := refuses(setup.config)) is not None:
+            raise AgentError(f"agent {spec.label!r}: {reason}")
+        agents.append(agent)
     return agents
 
 

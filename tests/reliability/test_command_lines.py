@@ -6,16 +6,18 @@ run in a subprocess with a timeout.
 
 Bad inputs tried:
 
-- ``evaluate.py --agents`` with a bot that cannot be built, under the default two workers:
+- ``domino-evaluate --agents`` with a bot that cannot be built, under the default two workers:
   an unknown name (``nobot``), the other game's bot (``heuristic`` in dominoes), a bad keyword
   value (``search:budget=abc``), a malformed option (``search:budget``)
-- ``evaluate.py --agents``: one agent; two agents with the same label
+- ``domino-evaluate --agents``: one agent; two agents with the same label
+- ``domino-evaluate --game texas42`` with three-player 42 or Texas 88 and a four-player bot
+  (``heuristic``, ``search``): refused before any game
 - ``evaluate()`` with a bot the parent builds but the workers cannot (the run stops with the
   workers' error)
-- ``evaluate.py --deals 0``, ``--deals x``, ``--workers 0``, ``--seed -1``
-- ``evaluate.py --option``: an unknown key (dominoes and texas42), a key given twice, a bad value
-- ``evaluate.py --out``: a folder under a file, a path that is a file
-- ``play.py``: Ctrl-C (SIGINT) at the move prompt
+- ``domino-evaluate --deals 0``, ``--deals x``, ``--workers 0``, ``--seed -1``
+- ``domino-evaluate --option``: an unknown key (dominoes and texas42), a key given twice, a bad value
+- ``domino-evaluate --out``: a folder under a file, a path that is a file
+- ``domino-play``: Ctrl-C (SIGINT) at the move prompt
 """
 
 from __future__ import annotations
@@ -65,6 +67,17 @@ def test_an_agent_that_cannot_be_built_stops_before_the_workers(agent, game, mes
     assert result.returncode == 2, result.stderr
     assert result.stderr.splitlines()[-1].startswith("domino-evaluate: error: argument --agents: ")
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(("options", "bot"), [
+    (["--option", "num_players=3"], "heuristic"),
+    (["--option", "preset=texas88"], "search:budget=2"),
+])
+def test_a_bot_that_cannot_play_the_rules_stops_before_any_game(capsys, options, bot):
+    """Three-player 42 and Texas 88 with the four-player bots: one error line, no traceback."""
+    line = usage_error(capsys, ["--game", "texas42", *options, "--agents", "random", bot, "--deals", "1",
+                                "--workers", "1"])
+    assert "play four-player 42 only" in line and "use the random bot" in line
 
 
 def test_a_worker_that_fails_stops_the_run_with_its_error():
