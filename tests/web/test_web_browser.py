@@ -1,9 +1,12 @@
-"""The web pages in a real headless browser (Debian's chromium driven by Playwright): the lobby
-opens a Block table against ``greedy``, a whole round is played by clicks, the scores shown are the
-engine's, and the replay steps through the game with every hand shown, exported and imported again.
+"""The web pages in a real headless browser (Debian's chromium driven by Playwright): the lobby's
+defaults, a Block round played by clicks with the round's end in words and every hand shown, the
+replay stepped through (buttons, and arrow keys on the slider step once), exported and imported; a
+Texas 42 hand played by keyboard at phone size with its deciding trick shown; a timed open-hands
+table whose countdown survives a rotation. No page may scroll sideways.
 
-Screenshots of the table go to the test's temporary folder; with ``DOMINO_WEB_SCREENSHOTS=<dir>``
-the one of the table in play is also copied there as ``table.png`` (docs/img/table.png is made so).
+Screenshots go to the test's temporary folder; with ``DOMINO_WEB_SCREENSHOTS=<dir>`` the table in
+play and the Texas 42 phone page are also copied there as ``table.png`` and ``texas42_phone.png``
+(docs/img is made so).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
 TIMEOUT_MS = 20_000
+PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
@@ -77,10 +81,12 @@ def page():
             browser.close()
 
 
-def open_table(tab, base: str, game: str, seed: int, seats: list[str]) -> None:
+def open_table(tab, base: str, game: str, seed: int, seats: list[str], preset: str | None = None) -> None:
     """One round or hand with the lobby's default seats, which must be ``seats``."""
     tab.goto(base + "/")
     tab.select_option("#game", game)
+    if preset is not None:
+        tab.select_option("#preset", preset)
     tab.check("#one-round")
     tab.fill("#seed", str(seed))
     assert tab.locator(".seat-input").evaluate_all("xs => xs.map(x => x.value)") == seats
@@ -88,25 +94,41 @@ def open_table(tab, base: str, game: str, seed: int, seats: list[str]) -> None:
     tab.wait_for_url("**/table?**")
 
 
-def play_by_clicks(tab, screenshot: Path | None = None) -> tuple[int, int]:
-    """Play to the end by clicks: the first highlighted tile (its first end when it fits both),
-    else the last button (pass, draw, the highest bid, a trump). Returns the number of moves and
-    of choices between two ends. ``screenshot``: the table after three moves."""
+def scrolls_sideways(tab) -> bool:
+    return tab.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth")
+
+
+def play_by_clicks(tab, screenshot: Path | None = None, keyboard: bool = False) -> tuple[int, int]:
+    """Play to the end by clicks (``keyboard``: by Tab focus and Enter): the first highlighted tile
+    (its first end when it fits both), else the last button (pass, draw, the highest bid, a trump).
+    No state may scroll the page sideways. Returns the number of moves and of choices between two
+    ends. ``screenshot``: the table after three moves."""
     clicks = choices = 0
+
+    def press(locator) -> None:
+        if keyboard:
+            locator.focus()
+            tab.keyboard.press("Enter")
+        else:
+            locator.click()
+
     while True:
         tab.wait_for_function("() => state && (state.over || state.current_player === state.seat)")
+        assert not scrolls_sideways(tab), (
+            f"the page scrolls sideways at move {tab.evaluate('state.move_number')}"
+        )
         if tab.evaluate("state.over"):
             return clicks, choices
         number = tab.evaluate("state.move_number")
         tiles = tab.locator("#hand .tile.legal")
         if tiles.count():
-            tiles.first.click()
+            press(tiles.first)
             if tab.locator("#choice button").count():  # the tile fits both ends: choose one
                 assert tab.locator("#choice button").all_inner_texts()[1].startswith("right")
-                tab.locator("#choice button").first.click()
+                press(tab.locator("#choice button").first)
                 choices += 1
         else:
-            tab.locator("#buttons button").last.click()
+            press(tab.locator("#buttons button").last)
         clicks += 1
         tab.wait_for_function("n => state.move_number > n", arg=number)
         if clicks == 3 and screenshot is not None:
@@ -119,7 +141,11 @@ def shown_scores(tab) -> list[int]:
 
 def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
     base, app = server
-    open_table(page, base, "block", seed=11, seats=["person", "greedy"])
+    page.goto(base + "/")
+    page.wait_for_function("() => document.querySelectorAll('.seat-input').length > 0")
+    assert page.input_value("#preset") == "boardpan" and page.input_value("#target") == "100"
+    assert "user" not in page.locator("#bots option").evaluate_all("xs => xs.map(x => x.value)")
+    open_table(page, base, "block", seed=11, seats=["person", "greedy"], preset="pagat")
     mid_screenshot = tmp_path / "table.png"
     clicks, choices = play_by_clicks(page, mid_screenshot)
     assert choices == 1  # seed 11 deals the person one tile that fits both ends
@@ -127,9 +153,17 @@ def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
 
     table = next(iter(app.state.tables.values()))
     engine = table.engine
+    result = engine.results[-1]
     assert engine.is_terminal and clicks == sum(1 for s, *_ in engine.history if s == 0)
     assert shown_scores(page) == engine.scores
-    assert engine.results[-1].describe() in page.inner_text("#board .previous")
+    ended = page.inner_text("#board .previous")
+    assert f"Pips counted: You {result.pips[0]}, Greedy {result.pips[1]}." in ended
+    assert "seat 0" not in ended.lower() and "seat 1" not in page.inner_text("#board").lower()
+    assert page.locator("#board .revealed-hand").count() == 2  # every hand turned up
+    winner = page.inner_text("#winner")
+    assert (
+        ("You win" in winner) if result.winners == (0,) else ("Greedy wins" in winner or "Nobody" in winner)
+    )
     assert [int(x) for x in page.locator("#over .score").all_inner_texts()] == engine.scores
     if os.environ.get("DOMINO_WEB_SCREENSHOTS") and mid_screenshot.exists():
         shutil.copy(mid_screenshot, Path(os.environ["DOMINO_WEB_SCREENSHOTS"]) / "table.png")
@@ -148,6 +182,9 @@ def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
     page.screenshot(path=str(tmp_path / "replay.png"), full_page=True)
     page.click("#back")
     assert page.inner_text("#position") == f"move {moves - 1} of {moves}"
+    page.focus("#slider")  # the slider steps by itself: the page's arrow keys must not step again
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#position") == f"move {moves - 2} of {moves}"
 
     with page.expect_download() as download:
         page.click("#export")
@@ -160,10 +197,76 @@ def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
     assert page.inner_text("#replay-error") == ""
 
 
-def test_texas42_hand_by_clicks_shows_the_engine_marks(server, page):
+def test_texas42_hand_by_keyboard_at_phone_size(server, page, tmp_path):
     base, app = server
+    page.set_viewport_size(PHONE)
     open_table(page, base, "texas42", seed=3, seats=["person"] + ["heuristic"] * 3)
-    clicks, _ = play_by_clicks(page)
+    clicks, _ = play_by_clicks(page, keyboard=True)
     engine = next(iter(app.state.tables.values())).engine
     assert engine.is_terminal and clicks > 0
     assert shown_scores(page) == engine.marks
+    ended = page.inner_text("#board .previous")
+    assert "The deciding trick" in ended and page.locator("#board .previous .trick .play").count() == 4
+    assert "wins with" in page.inner_text("#winner")
+    assert not scrolls_sideways(page)
+    page.screenshot(path=str(tmp_path / "texas42_phone.png"), full_page=True)
+    if os.environ.get("DOMINO_WEB_SCREENSHOTS"):
+        shutil.copy(
+            tmp_path / "texas42_phone.png", Path(os.environ["DOMINO_WEB_SCREENSHOTS"]) / "texas42_phone.png"
+        )
+
+
+def test_the_countdown_survives_a_rotation_and_an_open_table_shows_every_hand(server, page, tmp_path):
+    """A table with a 30 s timer and open hands: the page says the hands are open and shows them;
+    after a wait and a resize to phone size the countdown still agrees with the server's deadline;
+    the lobby's refusals are in its own words and it does not scroll sideways at phone size."""
+    base, app = server
+    request = {
+        "game": "block",
+        "seats": ["person", "greedy"],
+        "turn_seconds": 30,
+        "one_round": True,
+        "options": ["open_hands=true"],
+    }
+    created = page.request.post(base + "/api/tables", data=request).json()
+    table = app.state.tables[created["table"]]
+    page.goto(base + created["people"][0]["url"])
+    page.wait_for_function("() => state && state.current_player === state.seat && state.timer")
+    assert "Open hands" in page.inner_text(".open-hands")
+    opponent = page.evaluate("state.hand_sizes[1]")
+    assert page.locator("#board .seat[data-seat='1'] svg.tile:not(.back)").count() == opponent
+    assert page.inner_text("#board .seat[data-seat='0'] .seat-name").startswith("You")
+    panels = page.evaluate(
+        """() => {
+        const s = {...state, line: [{id: 0, a: 0, b: 0, name: "0-0", left: 0, right: 0, double: true}],
+          previous: {round: 1, line: [], hands: null,
+                     result: {kind: "domino", winners: [1], pips: [3, 0], round_points: [3, 3]}}};
+        return [roundEndHTML(s, context(s)), roundEndHTML({...s, line: []}, context(s))];
+      }"""
+    )  # the round just ended: open until the next round's first tile, then folded away
+    assert '<details class="previous" open>' in panels[1] and "Greedy went out." in panels[1]
+    assert '<details class="previous">' in panels[0]
+    time.sleep(2.5)
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    page_left = page.evaluate("(timerEnd - performance.now()) / 1000")
+    left = table.turn_deadline - time.monotonic()
+    assert abs(page_left - left) < 1, (page_left, left)  # the page's deadline is the server's
+    page.evaluate("tick()")
+    assert -0.2 < int(page.inner_text("#seconds-left")) - page_left < 1  # shown rounded up
+    assert not scrolls_sideways(page)
+    number = page.evaluate("state.move_number")
+    page.focus("#hand .tile.legal >> nth=0")
+    page.keyboard.press("Enter")
+    if page.locator("#choice button").count():
+        page.keyboard.press("Enter")  # the first end has the focus
+    page.wait_for_function("n => state.move_number > n", arg=number)
+
+    page.goto(base + "/")
+    page.wait_for_function("() => document.querySelectorAll('.seat-input').length > 0")
+    assert not scrolls_sideways(page)
+    page.check("#teams")
+    page.click("#create")
+    page.wait_for_function("() => document.getElementById('lobby-error').textContent !== ''")
+    error = page.inner_text("#lobby-error")
+    assert "team game" in error and "--" not in error

@@ -5,7 +5,12 @@ timer's automatic move, a closed tab, the lobby's checks and the replay endpoint
 from __future__ import annotations
 
 import json
+import signal
+import socket
+import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +23,9 @@ from domino_env.evaluation import GameSetup, evaluate  # noqa: E402
 from domino_env.frontends.web.protocol import ProtocolError, parse_client_message  # noqa: E402
 from domino_env.frontends.web.server import create_app  # noqa: E402
 from domino_env.frontends.web.server import main as server_main  # noqa: E402
+from domino_env.frontends.web.store import Store  # noqa: E402
 from domino_env.games import get_game  # noqa: E402
-from domino_env.rules.texas42 import Texas42Game  # noqa: E402
+from domino_env.rules.texas42 import PLAY_PHASE, Texas42Game  # noqa: E402
 from domino_env.rules.tiles import iter_bits  # noqa: E402
 
 PLAYTHROUGHS = Path(__file__).resolve().parents[1] / "playthroughs"
@@ -74,8 +80,9 @@ def record_of(client: TestClient, table: str) -> dict[str, Any]:
 # ----- the oracle: what a seat may know at each move number --------------------------------------------
 def knowable(record: dict[str, Any], seat: int) -> tuple[list[tuple[set[int], set[int]]], Any]:
     """Per move number: (the seat's own hand, every tile it may see), replayed from the record
-    independently of the server: its hand, the tiles played this round or hand, and the tiles
-    played in the round or hand just ended (their plays were public when made)."""
+    independently of the server: its hand, the tiles played this round or hand, and of the round or
+    hand just ended its plays (public when made) and every hand left at its end (turned up to count,
+    docs/web.md); never a stock, out-of-play or kitty tile."""
     engine = get_game(record["game"]).engine.from_json(record["start"])
     texas = isinstance(engine, Texas42Game)
     previous: set[int] = set()
@@ -91,13 +98,11 @@ def knowable(record: dict[str, Any], seat: int) -> tuple[list[tuple[set[int], se
 
     states = [snapshot()]
     for action in record["actions"]:
-        before = played()
-        deal = engine.deals if texas else len(engine.results)
+        before = played() | {t for hand in engine.hands for t in iter_bits(hand)}
+        ended = engine.hands_scored if texas else len(engine.results)
         engine.apply(action)
-        if texas and engine.deals != deal:
-            previous = before | ({action - engine.variant.play} if action >= engine.variant.play else set())
-        if not texas and len(engine.results) != deal and not engine.is_terminal:
-            previous = before | ({action >> 1} if action < engine.draw_action else set())
+        if (engine.hands_scored if texas else len(engine.results)) != ended:
+            previous = before
         states.append(snapshot())
     names = engine.variant.names if texas else [engine.tiles.name(t) for t in range(engine.tiles.num_tiles)]
     return states, names
@@ -124,6 +129,33 @@ def check_no_leak(messages: list[dict[str, Any]], record: dict[str, Any]) -> Non
         text = json.dumps(message)
         hidden = [names[t] for t in range(len(names)) if t not in visible]
         assert not [n for n in hidden if n in text], f"move {message['move_number']}: a hidden tile's name"
+
+
+def check_round_ends(messages: list[dict[str, Any]], record: dict[str, Any]) -> None:
+    """Every page gets the round or hand just ended, the last one too: every hand left (a line
+    game's pips are its result's) and a 42 hand's deciding trick, the last plays of that hand."""
+    engine = get_game(record["game"]).engine.from_json(record["start"])
+    texas = isinstance(engine, Texas42Game)
+    plays: list[int] = []
+    finished: dict[int, list[int]] = {}
+    for action in record["actions"]:
+        if texas and engine.phase == PLAY_PHASE:
+            plays.append(action - engine.variant.play)
+        ended = engine.hands_scored if texas else len(engine.results)
+        engine.apply(action)
+        if (engine.hands_scored if texas else len(engine.results)) != ended:
+            finished[ended + 1], plays = plays, []
+    assert messages[-1]["previous"] is not None, "the last round or hand is shown at the end"
+    for message in messages:
+        previous = message["previous"]
+        if previous is None:
+            continue
+        if texas:
+            tiles = [p["tile"]["id"] for p in previous["trick"]["plays"]]
+            assert len(tiles) >= 3 and tiles == finished[previous["hand"]][-len(tiles) :]
+        else:
+            pips = [sum(t["a"] + t["b"] for t in hand) for hand in previous["hands"]]
+            assert pips == previous["result"]["pips"]
 
 
 # ----- whole games, hidden information -------------------------------------------------------------------
@@ -165,6 +197,7 @@ def test_every_message_holds_only_what_the_seat_may_know(client, request_):
     record = record_of(client, created["table"])
     assert messages[-1]["move_number"] == len(record["actions"])
     check_no_leak(messages, record)
+    check_round_ends(messages, record)
     table = client.app.state.tables[created["table"]]
     final = messages[-1]
     if final["game"] == "texas42":
@@ -176,7 +209,7 @@ def test_every_message_holds_only_what_the_seat_may_know(client, request_):
 
 def test_malformed_and_out_of_turn_messages_get_an_error_and_change_nothing():
     with TestClient(create_app(bot_delay=0.0)) as client:
-        created = open_table(client, game="block", seats=["person", "person"], seed=5)
+        created = open_table(client, game="block", seats=["person", "person"])
         states = {}
         bad = [
             "not json",
@@ -250,7 +283,12 @@ def test_a_wrong_token_or_table_is_refused(client):
 
 
 # ----- the timer and absent people ------------------------------------------------------------------------
-def test_the_timer_makes_the_automatic_move_of_rules_2_5(client):
+def test_the_timer_makes_the_automatic_move_of_rules_2_5():
+    with TestClient(create_app(bot_delay=0.0, turn_seconds_range=(0.01, 600))) as client:
+        _timer_game(client)
+
+
+def _timer_game(client: TestClient) -> None:
     created = open_table(
         client,
         game="block",
@@ -293,12 +331,22 @@ def test_a_closed_tab_lets_the_stand_in_finish_the_game(client, game, bot):
     [
         ({"game": "chess", "seats": ["person", "greedy"]}, "game must be one of"),
         ({"game": "block", "seats": ["person", "nosuch"]}, "unknown bot 'nosuch'"),
-        ({"game": "block", "seats": ["greedy", "greedy"]}, "people sit on distinct seats"),
+        ({"game": "block", "seats": ["greedy", "greedy"]}, "at least one person"),
+        ({"game": "texas42", "seats": ["person", "heuristic", "heuristic"]}, "four players in two teams"),
+        (
+            {
+                "game": "texas42",
+                "seats": ["person", "random", "random", "random"],
+                "options": ["num_players=3"],
+            },
+            "four-player 42 only",
+        ),
         (
             {"game": "block", "seats": ["person", "greedy", "greedy"], "teams": True},
             "team game needs all four",
         ),
         ({"game": "block", "seats": ["person", "greedy"], "options": ["max_pips=99"]}, "max_pips"),
+        ({"game": "block", "seats": ["person", "trained"], "target": 77}, "needs a task here"),
         ({"game": "block", "seats": ["person", "greedy"], "options": ["nonsense"]}, "KEY=VALUE"),
         (
             {
@@ -313,16 +361,126 @@ def test_a_closed_tab_lets_the_stand_in_finish_the_game(client, game, bot):
 def test_the_lobby_refuses_bad_tables_saying_why(client, request_, words):
     response = client.post("/api/tables", json=request_)
     assert response.status_code == 400 and words in response.json()["detail"], response.text
+    assert "--" not in response.json()["detail"], (
+        "the lobby speaks in its own words, not the terminal's flags"
+    )
     assert client.get("/api/tables").json() == []
 
 
-def test_the_catalogue_lists_every_registered_bot(client):
+def test_the_catalogue_offers_the_bots_a_table_can_seat_and_boardpan_first(client):
     catalogue = client.get("/api/catalogue").json()
     games = {g["name"]: g for g in catalogue["games"]}
     assert set(games) == {"block", "draw", "texas42"}
     assert "checkpoint" in games["block"]["bots"] and "heuristic" in games["texas42"]["bots"]
+    for game in games.values():
+        assert not {"user", "rllib", "openspiel"} & set(game["bots"])
+    assert games["block"]["presets"][0] == "boardpan" and games["block"]["default_target"] == 100
+    assert catalogue["turn_seconds_range"] == [5, 600]
+    assert catalogue["checkpoint_folders"] == ["baselines (shipped)", "runs"]
     assert client.get("/").status_code == 200 and "lobby" in client.get("/").text
     assert client.get("/static/common.js").status_code == 200
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    for page in ("/", "/table", "/replay"):
+        assert 'rel="icon"' in client.get(page).text
+
+
+# ----- security --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "user:factory=os:getcwd",
+        "openspiel:bot=os:getcwd",
+        "rllib:path=runs",
+    ],
+)
+def test_bots_that_run_code_named_in_the_request_are_not_seated(client, spec):
+    response = client.post("/api/tables", json={"game": "block", "seats": ["person", spec]})
+    assert response.status_code == 400 and "cannot sit at a browser table" in response.json()["detail"]
+    assert client.get("/api/tables").json() == []
+
+
+def test_checkpoints_open_only_from_the_operators_folders(tmp_path):
+    allowed, outside = tmp_path / "allowed", tmp_path / "outside"
+    allowed.mkdir()
+    outside.mkdir()
+    shipped = Path(__file__).resolve().parents[2] / "domino_env" / "baselines" / "Block2p.pt"
+    (allowed / "Block2p.pt").write_bytes(shipped.read_bytes())
+    (outside / "secret.pt").write_bytes(shipped.read_bytes())
+    (allowed / "junk.pt").write_text("not a checkpoint")
+    (allowed / "link.pt").symlink_to(outside / "secret.pt")
+    refused = [
+        f"checkpoint:path={outside / 'secret.pt'}",  # a file outside, absolute
+        "checkpoint:path=../outside/secret.pt",  # a file outside, relative to the folder
+        "checkpoint:path=link.pt",  # a link inside to a file outside
+        "checkpoint:path=nosuch.pt",
+        "checkpoint:path=/etc/passwd",
+        "checkpoint:path=.",  # the folder itself
+        "checkpoint:path=/nonexistent/dir/x.pt",
+        "search:network=/etc/passwd",
+    ]
+    with TestClient(create_app(bot_delay=0.0, checkpoint_folders=[allowed])) as client:
+        details = set()
+        for spec in refused:
+            response = client.post("/api/tables", json={"game": "block", "seats": ["person", spec]})
+            assert response.status_code == 400, (spec, response.text)
+            details.add(response.json()["detail"])
+        assert len(details) == 1, "every refused path gets the same message"
+        (detail,) = details
+        assert str(allowed) in detail and "checkpoint folders" in detail
+        for words in ("No such file", "Is a directory", "Errno", "Permission", "exist"):
+            assert words not in detail
+        junk = client.post(
+            "/api/tables", json={"game": "block", "seats": ["person", "checkpoint:path=junk.pt"]}
+        )
+        assert junk.status_code == 400 and "checkpoint:path=junk.pt" in junk.json()["detail"]
+        assert str(tmp_path) not in junk.json()["detail"], "the loader's message names the file as given"
+        request = {"game": "block", "seats": ["person", "checkpoint:path=Block2p.pt"], "one_round": True}
+        assert client.post("/api/tables", json=request).status_code == 200
+
+
+@pytest.mark.parametrize("seconds", [0.01, 4.9, 600.5, 1e9])
+def test_the_turn_timer_is_bounded(client, seconds):
+    response = client.post(
+        "/api/tables", json={"game": "block", "seats": ["person", "greedy"], "turn_seconds": seconds}
+    )
+    assert response.status_code == 400 and "0 (off) or 5 to 600 seconds" in response.json()["detail"]
+
+
+def test_a_timer_in_range_or_off_is_accepted(client):
+    for seconds in (0, 5, 600):
+        open_table(client, game="block", seats=["person", "greedy"], turn_seconds=seconds, one_round=True)
+
+
+def test_a_seed_needs_its_creator_to_be_the_only_person(client):
+    response = client.post("/api/tables", json={"game": "block", "seats": ["person", "person"], "seed": 3})
+    assert response.status_code == 400 and "only person" in response.json()["detail"]
+    open_table(client, game="block", seats=["person", "greedy"], seed=3)  # alone with bots: allowed
+
+
+def test_an_open_hands_table_says_so_and_sends_every_hand(client):
+    created = open_table(client, game="block", seats=["person", "greedy"], options=["open_hands=true"])
+    with client.websocket_connect(socket_path(created)) as page:
+        message = page.receive_json()
+    assert message["open_hands"] is True
+    assert [len(h) for h in message["hands"]] == message["hand_sizes"]
+    closed = open_table(client, game="block", seats=["person", "greedy"])
+    with client.websocket_connect(socket_path(closed)) as page:
+        message = page.receive_json()
+    assert message["open_hands"] is False and "hands" not in message
+
+
+def test_serve_listens_on_loopback_unless_told(monkeypatch, tmp_path):
+    uvicorn = pytest.importorskip("uvicorn")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # the default database goes there
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+    assert server_main([]) == 0
+    assert server_main(["--host", "0.0.0.0", "--checkpoint-dir", "."]) == 0
+    assert [c["host"] for c in calls] == ["127.0.0.1", "0.0.0.0"]
+    assert (tmp_path / "domino-env" / "tables.sqlite3").is_file()
+    with pytest.raises(SystemExit):
+        server_main(["--checkpoint-dir", "/nonexistent/folder"])
 
 
 # ----- replays -----------------------------------------------------------------------------------------
@@ -394,3 +552,102 @@ def test_serve_refuses_bad_arguments_before_listening(argv, capsys):
     with pytest.raises(SystemExit) as exit_info:
         server_main(argv)
     assert exit_info.value.code == 2 and "error:" in capsys.readouterr().err
+
+
+# ----- persistence -------------------------------------------------------------------------------------
+def test_a_restarted_server_resumes_every_table_and_record(tmp_path):
+    """Tables are written as they are played: after a restart a finished table's record is the same,
+    and a table in play resumes at its last move with the same seat link and plays on to the end."""
+    db = tmp_path / "tables.sqlite3"
+    with TestClient(create_app(bot_delay=0.0, away_seconds=60, db_path=db)) as client:
+        finished = open_table(client, game="draw", seats=["person", "greedy"], one_round=True, seed=8)
+        play_through(client, finished)
+        record = record_of(client, finished["table"])
+        live = open_table(client, game="block", seats=["person", "greedy"], seed=9)  # a match
+        with client.websocket_connect(socket_path(live)) as page:
+            answered: set[int] = set()
+            while True:  # three moves, then stop on the person's turn: nothing moves across the restart
+                message = page.receive_json()
+                assert message["type"] == "state", message
+                if message["current_player"] == message["seat"] and message["move_number"] not in answered:
+                    if len(answered) == 3:
+                        break
+                    answered.add(message["move_number"])
+                    action = message["legal"][0]["action"]
+                    page.send_text(
+                        json.dumps({"type": "move", "action": action, "move_number": message["move_number"]})
+                    )
+        before = client.app.state.tables[live["table"]]
+    with TestClient(create_app(bot_delay=0.0, away_seconds=60, db_path=db)) as client:
+        assert record_of(client, finished["table"]) == record
+        table = client.app.state.tables[live["table"]]
+        assert table.actions == before.actions and table.engine.to_json() == before.engine.to_json()
+        assert table.tokens == before.tokens
+        assert open_table(client, game="block", seats=["person", "greedy"])["table"] == "t3"
+        messages = play_through(client, live)  # the same link
+        assert messages[0]["move_number"] == len(before.actions)
+        resumed = record_of(client, live["table"])
+        assert resumed["actions"][: len(before.actions)] == before.actions
+        assert (
+            len(client.post("/api/replay", json={"record": resumed}).json()["frames"])
+            == len(resumed["actions"]) + 1
+        )
+
+
+def test_a_killed_server_loses_no_move(tmp_path):
+    """``domino-serve`` killed with SIGKILL mid-game: every move it had made is on disk, and a new
+    server resumes the table at exactly that move (the person is away: the stand-in plays)."""
+    db, port = tmp_path / "tables.sqlite3", free_port()
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from domino_env.frontends.web.server import main; main(sys.argv[1:])",
+    ]
+    args = ["--port", str(port), "--db", str(db), "--bot-delay", "0.01", "--away-seconds", "0.05"]
+    server = subprocess.Popen([*command, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # up when it answers; then one request (a retried one could open a second table)
+            assert time.monotonic() < deadline and server.poll() is None, "the server did not start"
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=5).read()
+                break
+            except OSError:
+                time.sleep(0.2)
+        request = json.dumps({"game": "block", "seats": ["person", "greedy"], "target": 500}).encode()
+        post = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/tables", request, {"Content-Type": "application/json"}
+        )
+        table_id = json.loads(urllib.request.urlopen(post, timeout=60).read())["table"]
+        while len(saved_table(db, table_id)["moves"]) < 8:
+            assert time.monotonic() < deadline, "the table did not play"
+            time.sleep(0.05)
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=20)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=20)
+    saved = saved_table(db, table_id)
+    stored = [action for _seat, action, _how in saved["moves"]]
+    with TestClient(create_app(bot_delay=30, away_seconds=60, db_path=db)) as client:
+        table = client.app.state.tables[table_id]
+        assert table.actions == stored and not table.over
+        engine = get_game("dominoes").engine.from_json(saved["start"])
+        for action in stored:
+            engine.apply(action)
+        assert table.engine.to_json() == engine.to_json()
+
+
+def saved_table(db: Path, table_id: str) -> dict[str, Any]:
+    store = Store(db)
+    try:
+        return next(t for t in store.saved_tables() if t["id"] == table_id)
+    finally:
+        store.close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

@@ -1,8 +1,8 @@
 """The browser's messages for the line games (Block and Draw): what ``protocol`` asks of a game.
 
 Named by the record's ``web_module`` (``domino_env.games``): a seat's view as the page shows it, the
-tile table, and what a finished round makes public (its result and its final line, shown until the
-next round's first tile, while the engine has already dealt that round).
+tile table, and what a finished round makes public (its result, its final line and every hand as it
+was at the end, shown while the engine has already dealt the next round).
 """
 
 from __future__ import annotations
@@ -51,9 +51,19 @@ def seat_message(view: LineView, action_text: ActionText) -> dict[str, Any]:
         "line": line_json(tiles, view.line),
         "ends": None if view.left_end < 0 else [view.left_end, view.right_end],
         "scores": list(view.scores),
+        "scoring": cfg.scoring,
+        "last_tile": _last_tile(view.history, draw_action),
         "legal": legal,
         "log": [{"seat": s, "text": action_text(a)} for s, a, _left, _right in view.history],
     }
+
+
+def _last_tile(history: Any, draw_action: int) -> int | None:
+    """The tile played last this round (the page highlights it), or ``None``."""
+    for _seat, action, _left, _right in reversed(history):
+        if action < draw_action:
+            return action >> 1
+    return None
 
 
 def line_json(tiles: TileSet, line: Any) -> list[dict[str, Any]]:
@@ -67,15 +77,23 @@ def line_json(tiles: TileSet, line: Any) -> list[dict[str, Any]]:
 
 
 def apply(engine: LineGame, action: int) -> dict[str, Any] | None:
-    """``engine.apply(action)``; the round it finished (its final line and result), unless the match
-    ended with it (the board still shows that line), else ``None``."""
+    """``engine.apply(action)``; the round it finished (its final line, its result and every hand
+    left, turned up to count the pips), else ``None``."""
     seat, line, rounds = engine.current_player, list(engine.line), len(engine.results)
+    hands = list(engine.hands)
     engine.apply(action)
-    if len(engine.results) == rounds or engine.is_terminal:
+    if len(engine.results) == rounds:
         return None
-    if action < engine.draw_action:  # the next round is dealt already: add the round's last tile
+    if action < engine.draw_action:  # the next round may be dealt already: add the round's last tile
         line.append((action >> 1, seat, action & 1))
-    return {"line": line_json(engine.tiles, line), "result": _result_json(engine.results[-1])}
+        hands[seat] &= ~(1 << (action >> 1))
+    table = _table(engine.tiles)
+    return {
+        "round": rounds + 1,
+        "line": line_json(engine.tiles, line),
+        "hands": [tiles_json(table, h) for h in hands],
+        "result": _result_json(engine.results[-1]),
+    }
 
 
 def match_facts(engine: LineGame) -> dict[str, Any]:

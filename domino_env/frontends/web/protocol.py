@@ -91,8 +91,9 @@ def seat_message(view: Any, action_text: ActionText) -> dict[str, Any]:
     ``action_to_text``, which depends only on the rules)."""
     record = game_of_config(view.config)
     messages = record.web_messages()
-    message = {"game": record.name, **messages.seat_message(view, action_text)}
+    message = {"game": record.name, **messages.seat_message(view, action_text), "open_hands": False}
     if view.hands is not None:  # open_hands: the practice option that shows every hand to all
+        message["open_hands"] = True  # the page says so and shows them: nothing is sent unseen
         tiles = messages.tile_table(view.config)
         message["hands"] = [tiles_json(tiles, h) for h in view.hands]
     return message
@@ -100,9 +101,10 @@ def seat_message(view: Any, action_text: ActionText) -> dict[str, Any]:
 
 # ----- the table's public record of finished rounds -------------------------------------------------
 class RoundKeeper:
-    """Applies moves to an engine and keeps what finished rounds made public: a line game's
-    results and the final line of the round just ended (the engine deals the next round at once),
-    a 42 hand's ``last_result``. Used by the tables and the replay viewer alike."""
+    """Applies moves to an engine and keeps what finished rounds made public: the round or hand just
+    ended (the engine deals the next at once) with its result, its last line or deciding trick, and
+    every hand as it was at the end (turned up to count, docs/web.md). Used by the tables and the
+    replay viewer alike."""
 
     def __init__(self, engine: Any):
         self.engine = engine

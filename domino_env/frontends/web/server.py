@@ -7,7 +7,14 @@ and turn timer) and played by one asyncio task (``Table.run``): bots act in a wo
 turn waits for their move, for the turn timer (then ``engine.auto_move()``, docs/rules.md 2.5, as in
 ``play.Session``), or, in a game without a timer whose person has no page open, for
 ``away_seconds`` (then the game's default bot moves for them). Every page of a seat receives only
-``Table.message(seat)``, built from that seat's view (``protocol``).
+``Table.message(seat)``, built from that seat's view (``protocol``). With a ``store``
+(``domino-serve --db``) every table and move is written as it happens and a restart resumes them.
+
+What a table request may ask is bounded here, beyond the terminal's checks (docs/web.md,
+Security): bots that import code named in the request are not seated, checkpoint files open only
+from the operator's folders (``CheckpointFolders``; a refusal says nothing about the file system),
+the turn timer is 0 or ``TURN_SECONDS_RANGE``, and a seed (which fixes every hand) needs its
+creator to be the only person at the table.
 
 Endpoints: ``GET /`` lobby, ``/table`` and ``/replay`` pages; ``GET /api/catalogue`` games, presets,
 bots; ``POST /api/tables`` create a table; ``GET /api/tables`` list them; ``GET
@@ -20,10 +27,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import itertools
+import dataclasses
 import logging
+import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +41,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from domino_env.bots import available_bots, make_bot
-from domino_env.frontends.terminal import GAMES, Setup, build_setup, parse_option
+from domino_env.evaluation.tasks import available_tasks, task_of_config
+from domino_env.frontends.terminal import GAMES, Setup, build_setup, game_of_choice, parse_option
 from domino_env.frontends.web.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -47,6 +56,7 @@ from domino_env.frontends.web.replay import (
     record_from_playthrough,
     replay,
 )
+from domino_env.frontends.web.store import Store, default_db_path
 from domino_env.games import BOARDPAN_TURN_SECONDS, game_of_config, get_game
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.line import PRESETS as LINE_PRESETS
@@ -55,6 +65,32 @@ from domino_env.rules.texas42 import PRESETS as TEXAS42_PRESETS
 STATIC = Path(__file__).resolve().parent / "static"
 PERSON = "person"
 MAX_TABLES = 100  # finished tables are kept for their replays; the oldest finished go first
+TURN_SECONDS_RANGE = (5.0, 600.0)
+"""A turn timer, when on, lasts this long: shorter is unplayable, longer leaves an absent person's
+seat unplayed for good (the stand-in only moves in games without a timer)."""
+BASELINES = Path(__file__).resolve().parents[2] / "baselines"
+DEFAULT_CHECKPOINT_FOLDERS = (BASELINES, Path("runs"))
+"""Where seat bots take checkpoints unless ``domino-serve --checkpoint-dir`` says otherwise: the
+shipped baselines and the trainer's ``runs`` folder (relative to where the server starts)."""
+NOT_AT_TABLES = {
+    "user": "it imports and runs code named in the request",
+    "openspiel": "it plays one round or hand only, and its bot= option imports code named in the request",
+    "rllib": "it needs Ray and a run folder: play it from the command line",
+}
+"""Registered bots a browser table does not seat, and why."""
+PATH_OPTIONS = ("path", "network")  # bot options naming a checkpoint file (checkpoint, search)
+FLAG_WORDS = {
+    "--players": "the number of players",
+    "--teams": "2 v 2 teams",
+    "--turn-seconds": "the turn timer",
+    "--target": "'Play to'",
+    "--bots": "the seats",
+    "--you": "the seats",
+    "--preset": "the preset",
+    "--seed": "the seed",
+    "--one-round": "'one round'",
+}
+"""The terminal's option names as the lobby calls them, for messages written for the command line."""
 log = logging.getLogger("domino_env.frontends.web")
 
 
@@ -77,21 +113,41 @@ class Table:
     """One game in progress (or finished): the engine, its seats, their pages, the timer."""
 
     def __init__(
-        self, table_id: str, setup: Setup, seat_kinds: list[str], bot_delay: float, away_seconds: float
+        self,
+        table_id: str,
+        setup: Setup,
+        seat_kinds: list[str],
+        bot_delay: float,
+        away_seconds: float,
+        store: Store | None = None,
+        saved: dict[str, Any] | None = None,
     ):
+        """``store``: where each move is written; ``saved``: a stored table (``Store.saved_tables``)
+        to play on from its last move, with its tokens, start and moves."""
+        if saved is not None:
+            engine = game_of_config(setup.game.config).engine.from_json(saved["start"])
+            setup = dataclasses.replace(setup, game=engine)
         self.id, self.setup, self.engine = table_id, setup, setup.game
         self.family = game_of_config(self.engine.config)
         self.seat_kinds = seat_kinds
         self.bot_delay, self.away_seconds = bot_delay, away_seconds
+        self.store = None  # set below, once the saved moves are replayed
         self.keeper = RoundKeeper(self.engine)
         self.start = self.engine.to_json()
         self.actions: list[int] = []
-        self.tokens = {s: secrets.token_urlsafe(12) for s, a in enumerate(setup.agents) if a is None}
+        self.last_event: dict[str, Any] | None = None
+        self.error: str | None = None
+        if saved is None:
+            self.tokens = {s: secrets.token_urlsafe(12) for s, a in enumerate(setup.agents) if a is None}
+        else:
+            self.tokens = dict(saved["tokens"])
+            for seat, action, how in saved["moves"]:
+                self._apply(seat, action, how)
+            self.error = saved["error"]
+        self.store = store
         self.pages: dict[int, set[WebSocket]] = {s: set() for s in self.tokens}
         self.title = seat_message(self.engine.view(0), self.engine.action_to_text)["title"]
         self.turn_deadline: float | None = None
-        self.last_event: dict[str, Any] | None = None
-        self.error: str | None = None
         self._stand_in = make_bot(self.family.name, self.family.default_bot)  # plays for an absent person
         self._changed = asyncio.Event()
         self._loop = asyncio.get_running_loop()
@@ -107,7 +163,7 @@ class Table:
     async def run(self) -> None:
         """Play to the end; a bot that fails stops the table with the error shown to everyone."""
         try:
-            while not self.engine.is_terminal:
+            while not self.over:
                 seat = self.engine.current_player
                 agent = self.setup.agents[seat]
                 if agent is None:
@@ -124,6 +180,8 @@ class Table:
             log.exception("table %s stopped", self.id)
             self.error = f"the table stopped: {type(err).__name__}: {err}"
             await self.broadcast()
+        if self.store is not None:
+            self.store.finish(self.id, self.game_record() if self.engine.is_terminal else None, self.error)
 
     async def _person_turn(self, seat: int) -> None:
         """Wait for the person's move, the turn timer or the stand-in for an absent person."""
@@ -155,6 +213,8 @@ class Table:
 
     def _apply(self, seat: int, action: int, how: str) -> None:
         self.keeper.apply(action)  # an illegal action raises here, before anything changes
+        if self.store is not None:  # committed with the move: a killed server loses none
+            self.store.add_move(self.id, len(self.actions), seat, action, how)
         self.actions.append(action)
         self.last_event = {"seat": seat, "text": self.engine.action_to_text(action), "how": how}
 
@@ -253,20 +313,29 @@ class Table:
         }
 
 
-def catalogue() -> dict[str, Any]:
-    """What the lobby offers: games, presets, seats, bots (every registered one) and options."""
-    line_bots, texas_bots = available_bots("dominoes"), available_bots("texas42")
+def table_bots(family: str) -> list[str]:
+    """The registered bots of ``family`` a browser table seats (not those of ``NOT_AT_TABLES``)."""
+    return [b for b in available_bots(family) if b not in NOT_AT_TABLES]
+
+
+def catalogue(folders: CheckpointFolders | None = None) -> dict[str, Any]:
+    """What the lobby offers: games, presets (the first is the default), seats, the bots a table
+    seats, options, the turn timer's range and the checkpoint folders."""
+    line_bots, texas_bots = table_bots("dominoes"), table_bots("texas42")
     line = {
-        "presets": list(LINE_PRESETS),
+        "presets": ["boardpan", *(p for p in LINE_PRESETS if p != "boardpan")],  # the service it mirrors
         "players": [2, 3, 4],
         "teams": True,
         "bots": line_bots,
         "default_bot": get_game("dominoes").default_bot,
         "target": "points",
+        "default_target": 100,
     }
     return {
         "person": PERSON,
         "boardpan_turn_seconds": BOARDPAN_TURN_SECONDS,
+        "turn_seconds_range": list(TURN_SECONDS_RANGE),
+        "checkpoint_folders": (folders or CheckpointFolders()).labels,
         "games": [
             {"name": "block", "title": "Block", **line},
             {"name": "draw", "title": "Draw", **line},
@@ -279,6 +348,7 @@ def catalogue() -> dict[str, Any]:
                 "bots": texas_bots,
                 "default_bot": get_game("texas42").default_bot,
                 "target": "marks",
+                "default_target": None,
                 "options": [
                     "nello=low|high|own_suit",
                     "plunge=true",
@@ -299,23 +369,66 @@ class Refused(Exception):
         self.status = status
 
 
+class CheckpointFolders:
+    """The folders seat bots may open checkpoints from. A bot's path is taken relative to where the
+    server started, or to one of the folders, or absolute; it is opened only if it is a file inside
+    a folder once links are followed. Any other path gets one fixed message naming the folders, so
+    a request learns nothing of what exists elsewhere."""
+
+    def __init__(self, folders: Sequence[str | Path] | None = None):
+        given = DEFAULT_CHECKPOINT_FOLDERS if folders is None else tuple(Path(f) for f in folders)
+        self.roots = tuple(f.resolve() for f in given)
+        self.labels = ["baselines (shipped)" if f == BASELINES else str(f) for f in given]
+        self.refusal = (
+            "checkpoints open only from this server's checkpoint folders ("
+            + ", ".join(self.labels)
+            + "): give the path of a checkpoint file inside one of them, e.g. checkpoint:path=Block2p.pt"
+        )
+
+    def resolve(self, value: Any) -> Path:
+        """The checkpoint file ``value`` names inside a folder; ``Refused`` (always the same text)."""
+        raw = Path(str(value))
+        candidates = [raw] if raw.is_absolute() else [Path.cwd() / raw, *(root / raw for root in self.roots)]
+        for candidate in candidates:
+            try:
+                real = candidate.resolve()
+                if any(real.is_relative_to(root) for root in self.roots) and real.is_file():
+                    return real
+            except (OSError, ValueError, RuntimeError):  # a NUL byte, a link loop: refused alike
+                continue
+        raise Refused(400, self.refusal)
+
+
 class TableManager:
     """The server's state and its operations: every table by id (finished ones are kept for their
     records, up to ``MAX_TABLES``), the seats' tokens, the pages of each seat. The routes of
     ``create_app`` only call it; a refusal is ``Refused``."""
 
-    def __init__(self, bot_delay: float, away_seconds: float):
+    def __init__(
+        self,
+        bot_delay: float,
+        away_seconds: float,
+        folders: CheckpointFolders | None = None,
+        turn_seconds_range: tuple[float, float] = TURN_SECONDS_RANGE,
+        store: Store | None = None,
+    ):
         self.bot_delay, self.away_seconds = bot_delay, away_seconds
+        self.folders = folders or CheckpointFolders()
+        self.turn_seconds_range = turn_seconds_range
+        self.store = store
         self.tables: dict[str, Table] = {}
-        self._numbers = itertools.count(1)
+        self._next_number = 1
 
     def open(self, request: TableRequest) -> dict[str, Any]:
         """A new table of the lobby's ``request`` (its play starts at once): its id and the link of
         every person's seat."""
         self._make_room()
-        setup = _setup_of(request)
-        table_id = f"t{next(self._numbers)}"
-        table = Table(table_id, setup, list(request.seats), self.bot_delay, self.away_seconds)
+        setup = _setup_of(request, self.folders, self.turn_seconds_range)
+        number, self._next_number = self._next_number, self._next_number + 1
+        table_id = f"t{number}"
+        table = Table(table_id, setup, list(request.seats), self.bot_delay, self.away_seconds, self.store)
+        if self.store is not None:  # before its first move: the task starts at the next await
+            self.store.add_table(table_id, number, request.model_dump(), table.tokens, table.start)
         self.tables[table_id] = table
         links = [
             {"seat": s, "name": setup.names[s], "url": f"/table?table={table_id}&seat={s}&token={token}"}
@@ -339,7 +452,10 @@ class TableManager:
         """The game record of a finished table."""
         table = self.tables.get(table_id)
         if table is None:
-            raise Refused(404, f"no table {table_id!r}")
+            stored = None if self.store is None else self.store.record(table_id)
+            if stored is None:
+                raise Refused(404, f"no table {table_id!r}")
+            return stored
         if not table.over:
             raise Refused(409, "the game is still being played: its record (every hand) opens when it ends")
         return table.game_record()
@@ -373,19 +489,50 @@ class TableManager:
         finally:
             table.disconnect(seat, page)
 
+    def resume(self) -> None:
+        """Every stored table back in play where it stopped, with the same links (a restart). Every
+        unfinished table and the newest finished ones, up to ``MAX_TABLES`` in all, are kept in memory;
+        older finished ones keep their records on disk. A table whose seats can no longer be built (a
+        bot or checkpoint gone) stays on disk only."""
+        if self.store is None:
+            return
+        saved_tables = self.store.saved_tables()
+        playing = [t for t in saved_tables if not t["over"] and t["error"] is None]
+        finished = [t for t in saved_tables if t["over"] or t["error"] is not None]
+        room = max(0, MAX_TABLES - len(playing))
+        kept = {t["id"] for t in playing} | {t["id"] for t in finished[len(finished) - room :]}
+        for saved in saved_tables:
+            if saved["id"] not in kept:
+                continue
+            try:
+                request = TableRequest(**saved["request"])
+                setup = _setup_of(request, self.folders, self.turn_seconds_range)
+                seats = list(request.seats)
+                table = Table(saved["id"], setup, seats, self.bot_delay, self.away_seconds, self.store, saved)
+            except (Refused, ValueError, TypeError, IllegalActionError) as err:
+                log.warning("table %s could not be resumed: %s", saved["id"], err)
+                continue
+            self.tables[saved["id"]] = table
+        if saved_tables:
+            self._next_number = max(self._next_number, saved_tables[-1]["number"] + 1)
+
     def close(self) -> None:
         """Stop every table's play (the server shuts down)."""
         for table in self.tables.values():
             table.task.cancel()
 
 
-def _setup_of(request: TableRequest) -> Setup:
-    """The lobby's request checked as the terminal's command line is (``build_setup``)."""
+def _setup_of(
+    request: TableRequest, folders: CheckpointFolders, turn_seconds_range: tuple[float, float]
+) -> Setup:
+    """The lobby's request checked as the terminal's command line is (``build_setup``), after the
+    browser's own bounds (``_check_request``); every message in the lobby's words."""
+    bots = _check_request(request, folders, turn_seconds_range)
     try:
-        return build_setup(
+        setup = build_setup(
             request.game,
             humans=[s for s, kind in enumerate(request.seats) if kind == PERSON],
-            bots=[k for k in request.seats if k != PERSON],
+            bots=[spec for spec, _shown, _paths in bots],
             players=len(request.seats),
             teams=request.teams,
             preset=request.preset or None,
@@ -395,8 +542,102 @@ def _setup_of(request: TableRequest) -> Setup:
             seed=request.seed,
             options=dict(parse_option(o) for o in request.options),
         )
+        _check_bots_play(setup, [shown for _spec, shown, _paths in bots])
+        return setup
     except (ValueError, TypeError, argparse.ArgumentTypeError) as err:
+        message = str(err)
+        for spec, shown, paths in bots:  # the loader names the file as the lobby did, not where it lies
+            message = message.replace(spec, shown)
+            for real, given in paths:
+                message = message.replace(real, given)
+        raise Refused(400, page_words(message)) from None
+
+
+def _check_bots_play(setup: Setup, specs: list[str]) -> None:
+    """Refuse, before the table opens, a bot that says it cannot play these rules (``refuses``) or a
+    ``trained`` bot with no task while no benchmark task plays them (it would fail at its first move)."""
+    config = setup.game.config
+    agents = [a for a in setup.agents if a is not None]
+    for spec, agent in zip(specs, agents, strict=True):
+        refuses = getattr(agent, "refuses", None)
+        why = refuses(config) if callable(refuses) else None
+        if why:
+            raise ValueError(f"bot {spec!r} cannot play this table: {why}")
+        if spec.split(":")[0] == "trained" and "task=" not in spec:
+            try:
+                task_of_config(config)
+            except ValueError:
+                raise ValueError(
+                    f"bot {spec!r} needs a task here (trained:task=NAME, one of {available_tasks()}): "
+                    "no benchmark task plays exactly these rules"
+                ) from None
+
+
+def _check_request(
+    request: TableRequest, folders: CheckpointFolders, turn_seconds_range: tuple[float, float]
+) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """What a browser table allows beyond the terminal's rules; the bots' specs with checkpoint
+    paths resolved inside ``folders``, each with the spec as the request gave it and its paths
+    (resolved, as given)."""
+    try:
+        family = game_of_choice(request.game).name
+    except ValueError as err:
         raise Refused(400, str(err)) from None
+    people = sum(kind == PERSON for kind in request.seats)
+    if not people:
+        raise Refused(400, f"a table needs at least one person: make one seat {PERSON!r}")
+    if request.seed is not None and people > 1:
+        raise Refused(
+            400,
+            "a seed fixes the deal, so whoever sets it could know every hand: a seed is allowed only "
+            "at a table where you are the only person (leave the seed empty)",
+        )
+    if family == "texas42":
+        if len(request.seats) != 4 or request.teams:
+            raise Refused(400, "Texas 42 is four players in two teams (seats 0+2 against 1+3): seat four")
+        if request.turn_seconds:
+            raise Refused(
+                400,
+                "Texas 42 has no automatic move (docs/rules.md 2.5 is a line-game rule): "
+                "leave the turn timer empty",
+            )
+    elif request.teams and len(request.seats) != 4:
+        raise Refused(
+            400,
+            f"a team game needs all four seats filled (people and bots in any mix), not {len(request.seats)}",
+        )
+    low, high = turn_seconds_range
+    seconds = request.turn_seconds
+    if seconds is not None and seconds != 0 and not low <= seconds <= high:
+        raise Refused(400, f"the turn timer is 0 (off) or {low:g} to {high:g} seconds, got {seconds:g}")
+    return [_bot_spec(family, kind, folders) for kind in request.seats if kind != PERSON]
+
+
+def _bot_spec(family: str, spec: str, folders: CheckpointFolders) -> tuple[str, str, list[tuple[str, str]]]:
+    """A seat's bot spec with its checkpoint paths resolved (``CheckpointFolders``), the spec as
+    given and its paths (resolved, as given)."""
+    name, *pairs = spec.split(":")
+    offered = table_bots(family)
+    if name in NOT_AT_TABLES:
+        why = NOT_AT_TABLES[name]
+        raise Refused(400, f"bot {name!r} cannot sit at a browser table ({why}); choose one of {offered}")
+    if name not in offered:
+        raise Refused(400, f"unknown bot {name!r}: choose one of {offered}")
+    resolved, paths = [], []
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if sep and key in PATH_OPTIONS:
+            real = str(folders.resolve(value))
+            pair = f"{key}={real}"
+            paths.append((real, value))
+        resolved.append(pair)
+    return ":".join([name, *resolved]), spec, paths
+
+
+def page_words(message: str) -> str:
+    """A message written for the terminal's command line in the lobby's words."""
+    message = message.replace("the terminal front end", "a browser table")
+    return re.sub(r"--[a-z][a-z-]*", lambda m: FLAG_WORDS.get(m[0], m[0][2:].replace("-", " ")), message)
 
 
 async def replay_frames(body: dict[str, Any]) -> dict[str, Any]:
@@ -419,15 +660,29 @@ async def replay_frames(body: dict[str, Any]) -> dict[str, Any]:
         raise Refused(400, str(err)) from None
 
 
-def create_app(bot_delay: float = 0.6, away_seconds: float = 30.0) -> FastAPI:
+def create_app(
+    bot_delay: float = 0.6,
+    away_seconds: float = 30.0,
+    checkpoint_folders: Sequence[str | Path] | None = None,
+    turn_seconds_range: tuple[float, float] = TURN_SECONDS_RANGE,
+    db_path: str | Path | None = None,
+) -> FastAPI:
     """The application. ``bot_delay``: seconds before each bot move (so people can follow);
-    ``away_seconds``: how long a turn without a timer waits for a person with no page open."""
-    manager = TableManager(bot_delay, away_seconds)
+    ``away_seconds``: how long a turn without a timer waits for a person with no page open;
+    ``checkpoint_folders``: where seat bots may open checkpoints (``None``: the shipped baselines and
+    ``runs``); ``turn_seconds_range``: the bounds of a turn timer that is on (tests shorten it);
+    ``db_path``: the SQLite file tables are kept in and resumed from (``None``: memory only)."""
+    folders = CheckpointFolders(checkpoint_folders)
+    store = None if db_path is None else Store(db_path)
+    manager = TableManager(bot_delay, away_seconds, folders, turn_seconds_range, store)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        manager.resume()
         yield
         manager.close()
+        if store is not None:
+            store.close()
 
     app = FastAPI(title="domino-env", lifespan=lifespan)
     app.state.manager, app.state.tables = manager, manager.tables
@@ -448,9 +703,13 @@ def create_app(bot_delay: float = 0.6, away_seconds: float = 30.0) -> FastAPI:
     async def replay_page() -> FileResponse:
         return FileResponse(STATIC / "replay.html")
 
+    @app.get("/favicon.ico")
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/api/catalogue")
     async def get_catalogue() -> dict[str, Any]:
-        return catalogue()
+        return catalogue(folders)
 
     @app.post("/api/tables")
     async def create_table(request: TableRequest) -> dict[str, Any]:
@@ -499,11 +758,29 @@ def main(argv: list[str] | None = None) -> int:
         help="a turn without a timer waits this "
         "long for a person with no page open, then the default bot moves for them",
     )
+    parser.add_argument(
+        "--checkpoint-dir",
+        action="append",
+        metavar="DIR",
+        help="a folder seat bots may open checkpoints from (repeat for more; default: the shipped "
+        "baselines and ./runs); no other file is opened",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help=f"the SQLite file tables are kept in and resumed from after a restart (default "
+        f"{default_db_path()}; 'none': memory only)",
+    )
     args = parser.parse_args(argv)
     if args.bot_delay < 0 or args.away_seconds <= 0:
         parser.error("--bot-delay must be >= 0 and --away-seconds > 0")
+    missing = [d for d in args.checkpoint_dir or () if not Path(d).is_dir()]
+    if missing:
+        parser.error(f"--checkpoint-dir must name folders: {missing}")
     print(f"domino-env: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops)")
-    uvicorn.run(
-        create_app(args.bot_delay, args.away_seconds), host=args.host, port=args.port, log_level="warning"
-    )
+    db = None if args.db == "none" else Path(args.db) if args.db else default_db_path()
+    app = create_app(args.bot_delay, args.away_seconds, args.checkpoint_dir, db_path=db)
+    if db is not None:
+        print(f"domino-env: tables are kept in {db}")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -1,15 +1,25 @@
 """The browser's messages for Texas 42: what ``protocol`` asks of a game.
 
 Named by the record's ``web_module`` (``domino_env.games``): a seat's view as the page shows it
-(bids, contract, tricks, marks), the tile table, and what a scored hand makes public (its result).
+(bids, contract, tricks, marks), the tile table, and what a scored hand makes public: its result,
+its deciding trick (the engine deals the next hand at once, so the page would never show it) and every
+hand as it was at the end.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from domino_env.frontends.web.protocol import ActionText, TileTable, tile_json, tiles_json
-from domino_env.rules.texas42 import PHASE_NAMES, Texas42Config, Texas42Game, Texas42View, hand_moves
+from domino_env.rules.texas42 import (
+    PHASE_NAMES,
+    PLAY_PHASE,
+    Texas42Config,
+    Texas42Game,
+    Texas42View,
+    hand_moves,
+)
 from domino_env.rules.tiles import iter_bits
 
 
@@ -64,10 +74,26 @@ def seat_message(view: Texas42View, action_text: ActionText) -> dict[str, Any]:
 
 
 def apply(engine: Texas42Game, action: int) -> dict[str, Any] | None:
-    """``engine.apply(action)``; the hand it scored (its ``last_result``), else ``None``."""
+    """``engine.apply(action)``; the hand it scored (its ``last_result``, deciding trick and the hands
+    left), else ``None``."""
     scored = engine.hands_scored
-    engine.apply(action)
-    return {"result": engine.last_result} if engine.hands_scored != scored else None
+    probe = None
+    if engine.phase == PLAY_PHASE:  # a play may end the hand: play it first on a copy told to stop there
+        probe = engine.clone()
+        probe.config = replace(engine.config, episode="hand")
+    engine.apply(action)  # raises before anything changes, the probe untouched
+    if engine.hands_scored == scored:
+        return None
+    finished = {"hand": engine.hands_scored, "result": engine.last_result, "trick": None, "hands": None}
+    if probe is not None:
+        probe.apply(action)
+        table = tile_table(engine.config)
+        finished["trick"] = {
+            "plays": [{"seat": s, "tile": tile_json(table, t)} for s, t in probe.tricks[-1]],
+            "winner": probe.trick_winners[-1],
+        }
+        finished["hands"] = [tiles_json(table, h) for h in probe.hands]
+    return finished
 
 
 def match_facts(engine: Texas42Game) -> dict[str, Any]:

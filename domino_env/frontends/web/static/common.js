@@ -1,6 +1,8 @@
 // Drawing shared by the table and the replay viewer: tiles as SVG dominoes with pips, the line
-// laid out in rows that fit the screen (doubles crosswise), hands, seats, scores, Texas 42 tricks.
-// Everything drawn comes from one state message of the server (domino_env/web/protocol.py).
+// laid out in rows that fit the screen (doubles crosswise), hands, seats, scores, Texas 42 tricks,
+// the end of a round or hand in words. Everything drawn comes from one state message of the server
+// (domino_env/frontends/web/protocol.py). Seats are named by `ctx.labels` ("You", "Partner", a
+// bot's name; the replay: the record's seat names), never by number.
 "use strict";
 
 const PIP_SPOTS = {  // pip centres in a unit square, by count (more than 9: the number is written)
@@ -12,11 +14,59 @@ const PIP_SPOTS = {  // pip centres in a unit square, by count (more than 9: the
   8: [[.25, .2], [.5, .2], [.75, .2], [.25, .5], [.75, .5], [.25, .8], [.5, .8], [.75, .8]],
   9: [[.25, .2], [.5, .2], [.75, .2], [.25, .5], [.5, .5], [.75, .5], [.25, .8], [.5, .8], [.75, .8]],
 };
+const POSITIONS = {2: ["", "across"], 3: ["", "left", "right"], 4: ["", "left", "across", "right"]};
 
 function esc(text) {
   return String(text).replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
 }
 
+// The width the board may use inside <main> (its padding and the board's own taken off).
+function boardWidth() {
+  const main = document.querySelector("main");
+  return Math.max(200, Math.min(main.clientWidth - 60, 1100));
+}
+
+// ----- names ------------------------------------------------------------------------------------
+function botName(kind) {
+  const name = kind.split(":")[0];
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+// The seats as the page of seat s.seat names them: "You", "Partner", a bot's name, "Opponent";
+// a name shared by two seats gets the seat's place at the table (left, across, right).
+function relativeNames(s) {
+  const n = s.seats.length, me = s.seat, team = s.teams && n === 4;
+  const names = s.seats.map((x, k) => {
+    if (k === me) return "You";
+    const partner = team && k === (me + 2) % 4;
+    if (x.kind === "person") return partner ? "Partner" : "Opponent";
+    return partner ? `Partner (${botName(x.kind)})` : botName(x.kind);
+  });
+  return names.map((name, k) =>
+    names.filter(x => x === name).length > 1 ? `${name} (${POSITIONS[n][(k - me + n) % n]})` : name);
+}
+
+function verb(name, word) { return name === "You" ? word : word + "s"; }
+function possessive(name) { return name === "You" ? "Your" : `${name}'s`; }
+
+function isTeamGame(s) { return s.game === "texas42" ? s.num_players === 4 : s.teams; }
+
+// A team by its members (the scores) or, short, from the viewer's side ("Your team", "Their team").
+function teamLabel(k, ctx, members = false) {
+  const who = `${ctx.labels[k]} + ${ctx.labels[k + 2]}`;
+  if (ctx.viewer === null || ctx.viewer === undefined) return `Team ${k + 1} (${who})`;
+  const side = ctx.viewer % 2 === k ? "Your team" : "Their team";
+  return members ? `${side} (${who})` : side;
+}
+
+// Scoring sides: two teams (seats 0+2 and 1+3) or one per seat. 42 keeps marks per side.
+function sides(s, ctx) {
+  const totals = s.game === "texas42" ? s.marks : s.scores;
+  if (isTeamGame(s)) return [0, 1].map(k => ({label: teamLabel(k, ctx, true), score: totals[k], side: k}));
+  return totals.map((p, k) => ({label: ctx.labels[k], score: p, side: k}));
+}
+
+// ----- tiles ------------------------------------------------------------------------------------
 // One half of a domino: a u x u square at (x, y) showing n pips.
 function halfSVG(n, x, y, u) {
   if (n > 9) {
@@ -44,19 +94,24 @@ function backSVG(u = 14) {
     `<rect x="0" y="0" width="${u}" height="${2 * u}" rx="${u * 0.2}"/></svg>`;
 }
 
-// The line from its left end to its right, wrapped into rows no wider than the container;
-// doubles stand crosswise. Returns one <svg> string.
-function lineSVG(line, maxWidth) {
+function faceUp(tiles, u = 20) {
+  return tiles.length ? tiles.map(t => tileSVG(t.a, t.b, {u, vertical: true})).join("") : `<span class="count">no tiles</span>`;
+}
+
+// The line from its left end to its right, wrapped into rows no wider than maxWidth (it keeps its
+// order: each row continues where the last ended); doubles stand crosswise; lastTile is outlined.
+function lineSVG(line, maxWidth, lastTile = null) {
   if (!line.length) return `<div class="empty-line">The table is empty: the first tile opens the line.</div>`;
-  const u = Math.max(16, Math.min(36, Math.floor(maxWidth / 14)));
+  const u = Math.max(14, Math.min(36, Math.floor(maxWidth / 14)));
   const gap = 2, rowHeight = 2 * u + 8;
   let x = 0, y = 0, width = 0, parts = [];
   for (const t of line) {
     const w = t.double ? u : 2 * u;
     if (x > 0 && x + w > maxWidth) { x = 0; y += rowHeight; }
     const ty = t.double ? y : y + u / 2;
-    parts.push(`<g transform="translate(${x},${ty})" data-tile="${t.id}">` +
-      tileSVG(t.left, t.right, {u, vertical: t.double}).replace("<svg", `<svg x="0" y="0"`) + `</g>`);
+    const last = t.id === lastTile ? " last" : "";
+    parts.push(`<g class="placed${last}" transform="translate(${x},${ty})" data-tile="${t.id}">` +
+      tileSVG(t.left, t.right, {u, vertical: t.double, cls: last}).replace("<svg", `<svg x="0" y="0"`) + `</g>`);
     x += w + gap;
     width = Math.max(width, x);
   }
@@ -64,85 +119,134 @@ function lineSVG(line, maxWidth) {
     parts.join("") + `</svg>`;
 }
 
-// Scoring sides: two teams (seats 0+2 and 1+3) or one per seat. 42 keeps marks per side.
-function sides(s) {
-  if (s.game === "texas42" && s.num_players === 4) {
-    return [0, 1].map(k => ({label: `Team ${k} (seats ${k}+${k + 2})`, score: s.marks[k]}));
-  }
-  if (s.game === "texas42") return s.marks.map((m, k) => ({label: `Seat ${k}`, score: m}));
-  if (s.teams) return [0, 1].map(k => ({label: `Team ${k} (seats ${k}+${k + 2})`, score: s.scores[k]}));
-  return s.scores.map((p, k) => ({label: `Seat ${k}`, score: p}));
-}
-
-function scoresHTML(s) {
+// ----- the table --------------------------------------------------------------------------------
+function scoresHTML(s, ctx) {
   const unit = s.game === "texas42" ? "marks" : "points";
   const target = s.target ? ` — first to ${s.target} ${unit}` : "";
   return `<div class="scores"><b>${unit[0].toUpperCase() + unit.slice(1)}</b>${esc(target)}: ` +
-    sides(s).map((x, k) => `<span class="side">${esc(x.label)}: <span class="score" data-side="${k}">${x.score}</span></span>`).join(" ") +
+    sides(s, ctx).map(x => `<span class="side">${esc(x.label)}: <span class="score" data-side="${x.side}">${x.score}</span></span>`).join(" ") +
     `</div>`;
 }
 
-// labels[seat]: the seat's name and status; showHands: every hand face up (replays).
-function seatsHTML(s, labels, showHands) {
+// Every seat with its name, whose turn it is, and its tiles: face down (counted), or face up in a
+// replay and at an open-hands table.
+function seatsHTML(s, ctx) {
+  const shown = (ctx.showHands || s.open_hands) && s.hands;
   return `<div class="seats">` + s.hand_sizes.map((n, seat) => {
-    const me = seat === s.seat && !showHands && !labels[seat].includes("(you)") ? " (you)" : "";
     const turn = seat === s.current_player ? " turn" : "";
-    const name = labels ? labels[seat] : `seat ${seat}`;
+    const mine = seat === ctx.viewer ? " mine" : "";
     let tiles;
-    if (showHands && s.hands) {
-      tiles = s.hands[seat].map(t => tileSVG(t.a, t.b, {u: 22, vertical: true})).join("");
-    } else if (seat === s.seat) {
-      tiles = `<span class="count">${n} tiles</span>`;
-    } else {
-      tiles = backSVG().repeat(Math.min(n, 12)) + `<span class="count">${n}</span>`;
-    }
-    return `<div class="seat${turn}" data-seat="${seat}"><div class="seat-name">${esc(name)}${me}</div>` +
+    if (shown) tiles = faceUp(s.hands[seat], 18);
+    else if (seat === ctx.viewer) tiles = `<span class="count">${n} tile${n === 1 ? "" : "s"}</span>`;
+    else tiles = backSVG().repeat(Math.min(n, 12)) + `<span class="count">${n}</span>`;
+    const marker = turn ? `<span class="to-act">to play</span>` : "";
+    return `<div class="seat${turn}${mine}" data-seat="${seat}"><div class="seat-name">${esc(ctx.labels[seat])} ${marker}</div>` +
       `<div class="seat-tiles">${tiles}</div></div>`;
   }).join("") + `</div>`;
 }
 
-function lineGameInfo(s) {
+function lineGameInfo(s, ctx) {
   const ends = s.ends ? `Open ends: <b>${s.ends[0]}</b> (left) and <b>${s.ends[1]}</b> (right). ` : "";
-  return `<div class="info">Round ${s.round}; seat ${s.leader} led. ${ends}` +
+  return `<div class="info">Round ${s.round}; ${esc(ctx.labels[s.leader])} led. ${ends}` +
     `Stock: <span id="stock">${s.stock_size}</span> (drawable ${s.drawable}), out of play ${s.out_of_play}.</div>`;
 }
 
-function trickHTML(plays) {
-  return plays.map(p => `<span class="play">seat ${p.seat} ${tileSVG(p.tile.a, p.tile.b, {u: 20, vertical: true})}</span>`).join("");
+function trickHTML(plays, ctx, highlightLast = false) {
+  return plays.map((p, i) => {
+    const last = highlightLast && i === plays.length - 1 ? "last" : "";
+    return `<span class="play">${esc(ctx.labels[p.seat])} ${tileSVG(p.tile.a, p.tile.b, {u: 20, vertical: true, cls: last})}</span>`;
+  }).join("");
 }
 
-function texasInfo(s) {
-  const bids = s.bids.map((b, seat) => `seat ${seat}: ${b === null ? "—" : esc(b)}`).join(", ");
+function texasInfo(s, ctx) {
+  const L = ctx.labels;
+  const bids = s.bids.map((b, seat) => `${esc(L[seat])}: ${b === null ? "—" : esc(b)}`).join(", ");
+  const team = k => (ctx.viewer === null || ctx.viewer === undefined) ? `team ${k + 1}` : (ctx.viewer % 2 === k ? "your team" : "their team");
   const contract = s.declaration
-    ? `Contract: seat ${s.bidder} ${esc(s.bid)}, ${esc(s.declaration)}. Points this hand: team 0 ${s.points[0]}, team 1 ${s.points[1]}.`
-    : s.bid ? `High bid: seat ${s.bidder} ${esc(s.bid)}.` : "";
+    ? `Contract: ${esc(L[s.bidder])} ${esc(s.bid)}, ${esc(s.declaration)}. Points this hand: ${team(0)} ${s.points[0]}, ${team(1)} ${s.points[1]}.`
+    : s.bid ? `High bid: ${esc(L[s.bidder])} ${esc(s.bid)}.` : "";
   const last = s.tricks[s.tricks.length - 1];
-  const done = s.tricks.map((t, i) => `<div class="trick-row">trick ${i + 1}: ${trickHTML(t.plays)} → seat ${t.winner}</div>`).join("");
-  return `<div class="info">Phase: <b>${esc(s.phase)}</b>; seat ${s.shaker} shook. Bids: ${bids}. ${contract}</div>` +
-    `<div class="trick"><b>Trick:</b> ${trickHTML(s.trick) || "—"}</div>` +
-    (last && !s.trick.length ? `<div class="trick"><b>Last trick</b> (seat ${last.winner} won it): ${trickHTML(last.plays)}</div>` : "") +
+  const done = s.tricks.map((t, i) => `<div class="trick-row">trick ${i + 1}: ${trickHTML(t.plays, ctx)} → ${esc(L[t.winner])}</div>`).join("");
+  return `<div class="info">Phase: <b>${esc(s.phase)}</b>; ${esc(L[s.shaker])} shook. Bids: ${bids}. ${contract}</div>` +
+    `<div class="trick"><b>Trick:</b> ${trickHTML(s.trick, ctx, true) || "—"}</div>` +
+    (last && !s.trick.length && !(s.over && s.previous) ? `<div class="trick"><b>Last trick</b> (${esc(L[last.winner])} won it): ${trickHTML(last.plays, ctx, true)}</div>` : "") +
     `<details class="tricks"><summary>${s.tricks.length} tricks played</summary>${done}</details>`;
 }
 
-function previousHTML(s) {
+// ----- the end of a round or hand ---------------------------------------------------------------
+// How a line round ended, in words and with the scoring's arithmetic (docs/rules.md 2.4).
+function lineRoundText(r, s, ctx) {
+  const L = ctx.labels, team = s.teams, sideOf = k => team ? k % 2 : k;
+  const w = r.winners.length ? r.winners[0] : null;
+  let how;
+  if (r.kind === "domino") how = `${L[w]} went out.`;
+  else if (w === null) how = "The game blocked with a tie for the fewest pips between the sides: nobody scores.";
+  else how = `The game blocked; ${L[w]} ${verb(L[w], "hold")} the fewest pips.`;
+  const pips = "Pips counted: " + r.pips.map((p, k) => `${L[k]} ${p}`).join(", ") + ".";
+  if (w === null) return `${how} ${pips}`;
+  const others = r.pips.filter((p, k) => sideOf(k) !== sideOf(w));
+  const scorer = team ? teamLabel(sideOf(w), ctx) : L[w];
+  let sum = others.length > 1 ? `${others.join(" + ")} in the other hands` : `${others[0]} in the other hand`;
+  if (s.scoring === "others_minus_own") sum += ` minus ${r.pips[w]} in ${L[w] === "You" ? "yours" : L[w] + "'s own"}`;
+  const points = r.round_points[w];
+  return `${how} ${pips} ${scorer} ${team ? "scores" : verb(L[w], "score")} ${points} point${points === 1 ? "" : "s"} (${sum}).`;
+}
+
+function texasHandText(r, s, ctx) {
+  const L = ctx.labels, c = r.contract;
+  const taken = isTeamGame(s) ? ` Points taken: ${teamLabel(0, ctx)} ${r.points_taken[0]}, ${teamLabel(1, ctx)} ${r.points_taken[1]}.` : "";
+  const gained = r.hand_marks.map((m, k) => [m, k]).filter(([m]) => m > 0);
+  const marks = isTeamGame(s)
+    ? gained.filter(([, k]) => k < 2).map(([m, k]) => `${teamLabel(k, ctx)} ${m === 1 ? "gains 1 mark" : `gains ${m} marks`}.`).join(" ")
+    : gained.map(([m, k]) => `${L[k]} ${verb(L[k], "gain")} ${m} mark${m === 1 ? "" : "s"}.`).join(" ");
+  return `${L[c.bidder]} ${verb(L[c.bidder], "bid")} ${c.bid.replace(/^bid /, "")} with ${c.declaration} and ${c.made ? "made it" : "was set"}.${taken} ${marks}`;
+}
+
+// The round or hand just ended: open (text, the deciding trick or final line, every hand) while
+// the next has not started and when the game is over; afterwards one line that opens on a click.
+function roundEndHTML(s, ctx) {
   const p = s.previous;
-  if (s.game !== "texas42" && s.current_player === null && s.results.length) {  // the line is still on the board
-    return `<div class="previous">Last round: ${esc(s.results[s.results.length - 1].text)}</div>`;
-  }
   if (!p) return "";
-  if (s.game === "texas42") {
-    const r = p.result, c = r.contract;
-    return `<div class="previous">Last hand: seat ${c.bidder} ${esc(c.bid)}, ${esc(c.declaration)}: ${c.made ? "made" : "set"}; marks this hand ${esc(JSON.stringify(r.hand_marks))}.</div>`;
+  const texas = s.game === "texas42";
+  const title = texas ? `Hand ${p.hand}` : `Round ${p.round}`;
+  const text = texas ? texasHandText(p.result, s, ctx) : lineRoundText(p.result, s, ctx);
+  const fresh = s.over || (texas ? !s.tricks.length && !s.trick.length : !s.line.length);
+  let detail = "";
+  if (texas && p.trick) detail += `<div class="trick"><b>The deciding trick</b> (${esc(ctx.labels[p.trick.winner])} won it): ${trickHTML(p.trick.plays, ctx)}</div>`;
+  if (!texas && !s.over) detail += `<div class="board">${lineSVG(p.line, ctx.width)}</div>`;
+  if (p.hands) {
+    detail += `<div class="revealed"><b>Every hand at the end:</b>` + p.hands.map((h, k) =>
+      `<div class="revealed-hand" data-seat="${k}">${esc(ctx.labels[k])}: ${faceUp(h, 16)}</div>`).join("") + `</div>`;
   }
-  return `<div class="previous"><div>Last round: ${esc(p.result.text)}</div>${lineSVG(p.line, 700)}</div>`;
+  return `<details class="previous"${fresh ? " open" : ""}><summary><b>${title}:</b> <span class="result-text">${esc(text)}</span></summary>${detail}</details>`;
 }
 
-function logHTML(s) {
-  return `<ol class="log">` + s.log.map(e => `<li>seat ${e.seat}: ${esc(e.text)}</li>`).join("") + `</ol>`;
+// Who won the game, in words.
+function gameOverText(s, ctx) {
+  if (s.game !== "texas42" && !s.target) {  // one round: its winner
+    const r = s.results[s.results.length - 1];
+    if (!r || !r.winners.length) return "Nobody wins: the round blocked with a tie.";
+    const w = r.winners[0], name = s.teams ? teamLabel(w % 2, ctx) : ctx.labels[w];
+    return `${name} ${s.teams ? "wins" : verb(name, "win")} the round.`;
+  }
+  const all = sides(s, ctx), best = all.reduce((a, b) => (b.score > a.score ? b : a));
+  const rest = all.filter(x => x !== best).map(x => x.score).join(" and ");
+  const unit = s.game === "texas42" ? "marks" : "points";
+  const name = isTeamGame(s) ? teamLabel(best.side, ctx) : best.label;
+  const many = isTeamGame(s) ? "wins" : verb(name, "win");
+  return `${name} ${many} with ${best.score} ${unit} to ${rest}.`;
 }
 
-// The whole table as HTML (hand and buttons are added by the page).
-function boardHTML(s, labels, showHands, width) {
-  const board = s.game === "texas42" ? texasInfo(s) : lineGameInfo(s) + `<div class="board">${lineSVG(s.line, width)}</div>`;
-  return `<h2>${esc(s.title)}</h2>${scoresHTML(s)}${seatsHTML(s, labels, showHands)}${board}${previousHTML(s)}`;
+function logHTML(s, ctx) {
+  return `<ol class="log">` + s.log.map(e => `<li>${esc(ctx.labels[e.seat])}: ${esc(e.text)}</li>`).join("") + `</ol>`;
+}
+
+// The whole table as HTML (hand and buttons are added by the page). ctx: labels (per seat),
+// viewer (the page's seat, null in a replay), showHands (a replay), width (of the board).
+function boardHTML(s, ctx) {
+  const board = s.game === "texas42" ? texasInfo(s, ctx)
+    : lineGameInfo(s, ctx) + `<div class="board">${lineSVG(s.line, ctx.width, s.last_tile)}</div>`;
+  const open = s.open_hands && ctx.viewer !== null && ctx.viewer !== undefined
+    ? `<div class="open-hands" role="note">Open hands: this table shows every hand to every seat.</div>` : "";
+  return `${open}<h2>${esc(s.title)}</h2>${scoresHTML(s, ctx)}${seatsHTML(s, ctx)}${board}${roundEndHTML(s, ctx)}`;
 }

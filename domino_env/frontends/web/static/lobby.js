@@ -1,5 +1,6 @@
 // The lobby: choose the game, preset, options and who sits where; the server checks everything
-// (play.build_setup) and answers with one link per person seat.
+// (frontends/terminal.build_setup and the browser's own bounds) and answers with one link per person
+// seat. The defaults are the service the rules reproduce: boardpan, to 100 points.
 "use strict";
 
 let catalogue = null;
@@ -21,7 +22,8 @@ function refreshSeats() {
 
 function refreshGame() {
   const g = game();
-  fillOptions(document.getElementById("preset"), g.presets, g.presets[0]);
+  fillOptions(document.getElementById("preset"), g.presets, g.presets[0]);  // the first is the default
+  document.getElementById("target").value = g.default_target === null ? "" : String(g.default_target);
   fillOptions(document.getElementById("players"), g.players.map(String), String(g.players[0]));
   document.getElementById("teams-label").hidden = !g.teams;
   document.getElementById("target-unit").textContent = g.target;
@@ -46,7 +48,8 @@ async function createTable(event) {
     preset: document.getElementById("preset").value,
     teams: document.getElementById("teams").checked,
     one_round: document.getElementById("one-round").checked,
-    target: number("target"), turn_seconds: number("turn-seconds"), seed: number("seed"),
+    target: document.getElementById("one-round").checked ? null : number("target"),
+    turn_seconds: number("turn-seconds"), seed: number("seed"),
     options: document.getElementById("options").value.split(",").map(x => x.trim()).filter(Boolean),
     seats: [...document.querySelectorAll(".seat-input")].map(i => i.value.trim()),
   };
@@ -66,6 +69,11 @@ async function createTable(event) {
 
 async function start() {
   catalogue = await (await fetch("/api/catalogue")).json();
+  const [low, high] = catalogue.turn_seconds_range;
+  const timer = document.getElementById("turn-seconds");
+  timer.title = `0 (off) or ${low} to ${high} seconds`;
+  document.getElementById("timer-hint").textContent = `0 (off) or ${low}–${high}`;
+  document.getElementById("folders").textContent = catalogue.checkpoint_folders.join(", ");
   fillOptions(document.getElementById("game"), catalogue.games.map(g => g.name), "block");
   document.getElementById("game").addEventListener("change", refreshGame);
   document.getElementById("players").addEventListener("change", refreshSeats);

@@ -20,9 +20,10 @@ async function load(body) {
 function go(i) {
   if (!replay) return;
   index = Math.max(0, Math.min(replay.frames.length - 1, i));
-  const f = replay.frames[index], width = Math.min(document.body.clientWidth - 40, 1100);
-  document.getElementById("board").innerHTML = boardHTML(f, replay.record.seats, true, width);
-  document.getElementById("log").innerHTML = logHTML(f);
+  const f = replay.frames[index];
+  const ctx = {labels: replay.record.seats, viewer: null, showHands: true, width: boardWidth()};
+  document.getElementById("board").innerHTML = boardHTML(f, ctx);
+  document.getElementById("log").innerHTML = logHTML(f, ctx);
   document.getElementById("slider").value = String(index);
   document.getElementById("position").textContent = `move ${index} of ${replay.frames.length - 1}`;
   document.getElementById("move").textContent = f.move
@@ -62,7 +63,12 @@ document.getElementById("back").addEventListener("click", () => go(index - 1));
 document.getElementById("forward").addEventListener("click", () => go(index + 1));
 document.getElementById("last").addEventListener("click", () => go(Infinity));
 document.getElementById("slider").addEventListener("input", e => go(Number(e.target.value)));
-document.addEventListener("keydown", e => { if (e.key === "ArrowRight") go(index + 1); if (e.key === "ArrowLeft") go(index - 1); });
+document.addEventListener("keydown", e => {
+  if (e.target.closest && e.target.closest("input, select, textarea")) return;  // the slider steps itself
+  if (e.key === "ArrowRight") go(index + 1);
+  if (e.key === "ArrowLeft") go(index - 1);
+});
+window.addEventListener("resize", () => go(index));
 
 const table = new URLSearchParams(location.search).get("table");
 if (table) {

@@ -1,9 +1,11 @@
-// A seat's live table: one websocket; every state message redraws the page; clicks send moves.
-// The server checks every move (turn, legality); this page only offers the legal ones.
+// A seat's live table: one websocket; every state message redraws the page; clicks and keys send
+// moves. The server checks every move (turn, legality); this page only offers the legal ones.
 "use strict";
 
 const params = new URLSearchParams(location.search);
 const seatParam = Number(params.get("seat"));
+// timerEnd: the turn's deadline on this page's clock (performance.now), computed once per state
+// message from its seconds_left and the time it arrived; a redraw (resize, rotation) only reads it.
 let socket, state = null, timerEnd = null, pendingTile = null;
 
 function connect() {
@@ -11,9 +13,15 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(params.get("table"))}` +
     `?seat=${seatParam}&token=${encodeURIComponent(params.get("token") || "")}`);
   socket.onmessage = event => {
-    const message = JSON.parse(event.data);
-    if (message.type === "state") { state = message; pendingTile = null; draw(); }
-    else if (message.type === "error") { document.getElementById("error").textContent = message.message; }
+    const received = performance.now(), message = JSON.parse(event.data);
+    if (message.type === "state") {
+      state = message;
+      pendingTile = null;
+      timerEnd = message.timer ? received + 1000 * message.timer.seconds_left : null;
+      draw();
+    } else if (message.type === "error") {
+      document.getElementById("error").textContent = message.message;
+    }
   };
   socket.onclose = () => { document.getElementById("status").textContent = "Disconnected from the table: reload to come back."; };
 }
@@ -23,44 +31,57 @@ function send(action) {
   socket.send(JSON.stringify({type: "move", action, move_number: state.move_number}));
 }
 
-function seatLabels(s) {
-  return s.seats.map(x => x.name + (x.kind === "person" && !x.connected ? " — away" : ""));
+function labels(s) {
+  const names = relativeNames(s);
+  return names.map((name, k) => name + (s.seats[k].kind === "person" && !s.seats[k].connected ? " — away" : ""));
 }
 
+function context(s) { return {labels: labels(s), viewer: s.seat, showHands: false, width: boardWidth()}; }
+
 function draw() {
-  const s = state, width = Math.min(document.body.clientWidth - 40, 1100);
-  document.getElementById("board").innerHTML = boardHTML(s, seatLabels(s), false, width);
-  document.getElementById("log").innerHTML = logHTML(s);
+  const s = state, ctx = context(s), names = relativeNames(s);
+  document.getElementById("board").innerHTML = boardHTML(s, ctx);
+  document.getElementById("log").innerHTML = logHTML(s, ctx);
   const myTurn = s.current_player === s.seat && !s.over;
   const legalTiles = new Map();
   for (const m of s.legal) if (m.tile !== null) legalTiles.set(m.tile, [...(legalTiles.get(m.tile) || []), m]);
   document.getElementById("hand").innerHTML = s.hand.map(t => {
     const legal = myTurn && legalTiles.has(t.id);
+    const keys = legal ? ` tabindex="0" role="button" aria-label="play ${t.name}"` : ` aria-label="${t.name}"`;
     return tileSVG(t.a, t.b, {u: 34, vertical: true, cls: legal ? "legal" : "",
-      attrs: `data-tile="${t.id}" data-name="${t.name}" role="button" aria-label="${t.name}"`});
+      attrs: `data-tile="${t.id}" data-name="${t.name}"${keys}`});
   }).join("");
   for (const el of document.querySelectorAll("#hand .tile.legal")) {
-    el.addEventListener("click", () => chooseTile(Number(el.dataset.tile), legalTiles));
+    const play = () => chooseTile(Number(el.dataset.tile), legalTiles);
+    el.addEventListener("click", play);
+    el.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); play(); } });
   }
   const others = myTurn ? s.legal.filter(m => m.tile === null) : [];
   document.getElementById("buttons").innerHTML = others.map(m =>
     `<button data-action="${m.action}">${esc(m.text)}</button>`).join("");
   for (const el of document.querySelectorAll("#buttons button")) el.addEventListener("click", () => send(Number(el.dataset.action)));
   document.getElementById("choice").innerHTML = "";
-  const turnName = s.current_player === null ? "" : s.seats[s.current_player].name;
-  document.getElementById("status").textContent = s.error ? s.error
+  const turnName = s.current_player === null ? "" : names[s.current_player];
+  const status = document.getElementById("status");
+  status.textContent = s.error ? s.error
     : s.over ? "The game is over."
-    : myTurn ? (legalTiles.size ? "Your move: click a highlighted tile." : "Your move: choose below.")
+    : myTurn ? (legalTiles.size ? "Your move: click a highlighted tile (or Tab to it and press Enter)." : "Your move: choose below.")
     : `Waiting for ${turnName}…`;
   if (s.last_event && s.last_event.how === "timer") {
-    document.getElementById("status").textContent += ` (time ran out for seat ${s.last_event.seat}: automatic move ${s.last_event.text})`;
+    const who = names[s.last_event.seat];
+    status.textContent += ` (time ran out for ${who === "You" ? "you" : who}: automatic move ${s.last_event.text})`;
   }
-  timerEnd = s.timer ? performance.now() + 1000 * s.timer.seconds_left : null;
   tick();
   const over = document.getElementById("over");
   over.hidden = !s.over;
   if (s.over) {
-    over.innerHTML = `<h3>Game over</h3>${scoresHTML(s)}<a id="open-replay" href="/replay?table=${encodeURIComponent(s.table)}">Open the replay (every hand shown)</a>`;
+    over.innerHTML = `<h3>Game over: <span id="winner">${esc(gameOverText(s, ctx))}</span></h3>${scoresHTML(s, ctx)}` +
+      `<a id="open-replay" href="/replay?table=${encodeURIComponent(s.table)}">Open the replay (every hand shown)</a>`;
+  }
+  const focused = document.activeElement;
+  if (myTurn && (!focused || focused === document.body)) {  // keyboard play: the first choice has the focus
+    const first = document.querySelector("#hand .tile.legal, #buttons button");
+    if (first) first.focus({preventScroll: true});
   }
 }
 
@@ -72,6 +93,7 @@ function chooseTile(tile, legalTiles) {
   document.getElementById("choice").innerHTML = "Which end? " + moves.map(m =>
     `<button data-action="${m.action}" data-side="${m.side}">${m.side === 0 ? "left" : "right"} (${ends[m.side]})</button>`).join(" ");
   for (const el of document.querySelectorAll("#choice button")) el.addEventListener("click", () => send(Number(el.dataset.action)));
+  document.querySelector("#choice button").focus();
 }
 
 function tick() {
@@ -79,7 +101,8 @@ function tick() {
   if (timerEnd === null || !state || state.over) { el.hidden = true; return; }
   const left = Math.max(0, Math.ceil((timerEnd - performance.now()) / 1000));
   el.hidden = false;
-  el.textContent = `${state.current_player === state.seat ? "Your" : "Seat " + state.current_player + "'s"} turn: ${left} s left, then the automatic move`;
+  const who = state.current_player === state.seat ? "Your" : possessive(relativeNames(state)[state.current_player]);
+  el.innerHTML = `${esc(who)} turn: <span id="seconds-left">${left}</span> s left, then the automatic move`;
 }
 
 setInterval(tick, 250);
