@@ -117,6 +117,7 @@ def play_by_clicks(tab, screenshot: Path | None = None, keyboard: bool = False) 
         assert not scrolls_sideways(tab), (
             f"the page scrolls sideways at move {tab.evaluate('state.move_number')}"
         )
+        check_table_layout(tab)
         if tab.evaluate("state.over"):
             return clicks, choices
         number = tab.evaluate("state.move_number")
@@ -133,6 +134,29 @@ def play_by_clicks(tab, screenshot: Path | None = None, keyboard: bool = False) 
         tab.wait_for_function("n => state.move_number > n", arg=number)
         if clicks == 3 and screenshot is not None:
             tab.screenshot(path=str(screenshot), full_page=True)
+
+
+def check_table_layout(tab) -> None:
+    """The seats sit around the table: you at the bottom, a partner across, the seat to play marked,
+    every tile of the trick in front of the seat that played it."""
+    layout = tab.evaluate(
+        """() => {
+        const area = el => getComputedStyle(el).gridArea.split(" / ")[0];
+        const seats = [...document.querySelectorAll("#board .felt .seat")];
+        const bySeat = Object.fromEntries(seats.map(el => [el.dataset.seat, area(el)]));
+        const plays = [...document.querySelectorAll("#board .trick-table .play")]
+          .map(el => [bySeat[el.dataset.seat], area(el)]);
+        const turn = [...document.querySelectorAll("#board .seat.turn")].map(el => Number(el.dataset.seat));
+        return {bySeat, plays, turn, seat: state.seat, n: state.hand_sizes.length,
+                current: state.over ? null : state.current_player, teams: isTeamGame(state)};
+      }"""
+    )
+    n, me = layout["n"], layout["seat"]
+    assert len(layout["bySeat"]) == n and layout["bySeat"][str(me)] == "bottom"
+    if layout["teams"] and n in (4, 6):
+        assert n == 6 or layout["bySeat"][str((me + 2) % 4)] == "top"  # four: the partner across
+    assert layout["turn"] == ([] if layout["current"] is None else [layout["current"]])
+    assert all(seat_area == play_area for seat_area, play_area in layout["plays"]), layout["plays"]
 
 
 def shown_scores(tab) -> list[int]:
@@ -245,6 +269,21 @@ def test_the_countdown_survives_a_rotation_and_an_open_table_shows_every_hand(se
       }"""
     )  # the round just ended: open until the next round's first tile, then folded away
     assert '<details class="previous" open>' in panels[1] and "Greedy went out." in panels[1]
+    snake = page.evaluate(
+        """() => {
+        const line = Array.from({length: 20},
+          (_, i) => ({id: i, left: i % 7, right: (i + 1) % 7, double: false}));
+        const box = document.createElement("div");
+        box.innerHTML = lineSVG(line, 300);
+        return [...box.querySelectorAll("g.placed")].map(g => [Number(g.dataset.tile),
+          ...g.getAttribute("transform").match(/[-\\d.]+/g).map(Number)]);
+      }"""
+    )  # the line as a snake: in order, rows no wider than the table, every other row coming back
+    assert [t for t, _x, _y in snake] == list(range(20))
+    rows = sorted({y for _t, _x, y in snake})
+    assert len(rows) > 2 and max(x for _t, x, _y in snake) < 300
+    second = [x for _t, x, y in snake if y == rows[1]]
+    assert second == sorted(second, reverse=True), "the second row comes back right to left"
     assert '<details class="previous">' in panels[0]
     time.sleep(2.5)
     page.set_viewport_size(PHONE)
@@ -270,3 +309,33 @@ def test_the_countdown_survives_a_rotation_and_an_open_table_shows_every_hand(se
     page.wait_for_function("() => document.getElementById('lobby-error').textContent !== ''")
     error = page.inner_text("#lobby-error")
     assert "team game" in error and "--" not in error
+
+
+def test_texas88_and_three_player_42_from_the_lobby(server, page, tmp_path):
+    """The lobby offers only the bots these rules can seat (random), six seats for Texas 88; a
+    Texas 88 hand played by clicks (the bid, the two discards, the trump, the tricks) around a table
+    of six, its deciding trick of six tiles shown."""
+    base, app = server
+    page.goto(base + "/")
+    page.wait_for_function("() => document.querySelectorAll('.seat-input').length > 0")
+    page.select_option("#game", "texas42")
+    assert page.locator("#rules .rule").count() >= 4  # nello, plunge, sevens, forced bid...
+    page.select_option("#players", "3")
+    seats = "() => [...document.querySelectorAll('.seat-input')].map(x => x.value)"
+    assert page.evaluate(seats) == ["person", "random", "random"]
+    assert page.locator("#bots option").evaluate_all("xs => xs.map(x => x.value)") == ["person", "random"]
+    page.select_option("#preset", "texas88")
+    assert page.input_value("#players") == "6"
+    assert page.evaluate(seats) == ["person"] + ["random"] * 5
+    page.check("#one-round")
+    page.fill("#seed", "5")
+    page.click("#create")
+    page.wait_for_url("**/table?**")
+    clicks, _ = play_by_clicks(page, tmp_path / "texas88.png")
+    engine = next(iter(app.state.tables.values())).engine
+    assert engine.is_terminal and engine.config.num_players == 6 and clicks >= 3
+    assert shown_scores(page) == engine.marks
+    assert page.locator("#board .previous .trick .play").count() == 6
+    page.screenshot(path=str(tmp_path / "texas88_end.png"), full_page=True)
+    if os.environ.get("DOMINO_WEB_SCREENSHOTS"):
+        shutil.copy(tmp_path / "texas88.png", Path(os.environ["DOMINO_WEB_SCREENSHOTS"]) / "texas88.png")

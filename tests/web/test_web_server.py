@@ -5,6 +5,7 @@ timer's automatic move, a closed tab, the lobby's checks and the replay endpoint
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -128,7 +129,9 @@ def check_no_leak(messages: list[dict[str, Any]], record: dict[str, Any]) -> Non
         assert set(tiles_in(message)) <= visible, f"move {message['move_number']}: hidden tile sent"
         text = json.dumps(message)
         hidden = [names[t] for t in range(len(names)) if t not in visible]
-        assert not [n for n in hidden if n in text], f"move {message['move_number']}: a hidden tile's name"
+        # a name as a whole word: Texas 88's second set is named "1-0'", which holds "1-0"
+        named = [n for n in hidden if re.search(rf"(?<![\d-]){re.escape(n)}(?![\d'])", text)]
+        assert not named, f"move {message['move_number']}: a hidden tile's name"
 
 
 def check_round_ends(messages: list[dict[str, Any]], record: dict[str, Any]) -> None:
@@ -188,8 +191,39 @@ def check_round_ends(messages: list[dict[str, Any]], record: dict[str, Any]) -> 
             "target": 3,
             "seed": 5,
         },
+        {"game": "texas42", "seats": ["random", "person", "random"], "target": 2, "seed": 6},
+        {
+            "game": "texas42",
+            "preset": "texas88",
+            "seats": ["random", "random", "person", "random", "random", "random"],
+            "target": 2,
+            "seed": 7,
+        },
+        {
+            "game": "texas42",
+            "preset": "n42pa",
+            "seats": ["heuristic", "heuristic", "person", "random"],
+            "seed": 8,
+        },
+        {
+            "game": "texas42",
+            "seats": ["person", "random", "random", "random"],
+            "options": ["follow_me_doubles=own_suit", "nello=own_suit"],
+            "one_round": True,
+            "seed": 9,
+        },
     ],
-    ids=["block-2p-match", "draw-3p-boardpan", "block-teams", "texas42-game", "texas42-variants"],
+    ids=[
+        "block-2p-match",
+        "draw-3p-boardpan",
+        "block-teams",
+        "texas42-game",
+        "texas42-variants",
+        "texas42-3p",
+        "texas88",
+        "texas42-n42pa",
+        "texas42-follow-me",
+    ],
 )
 def test_every_message_holds_only_what_the_seat_may_know(client, request_):
     created = open_table(client, **request_)
@@ -312,9 +346,15 @@ def _timer_game(client: TestClient) -> None:
     assert any(m["timer"] and m["timer"]["seconds"] == 0.05 for m in messages)
 
 
-@pytest.mark.parametrize("game, bot", [("block", "greedy"), ("texas42", "heuristic")])
-def test_a_closed_tab_lets_the_stand_in_finish_the_game(client, game, bot):
-    seats = ["person", bot] if game == "block" else ["person", bot, bot, bot]
+@pytest.mark.parametrize(
+    "game, seats",
+    [
+        ("block", ["person", "greedy"]),
+        ("texas42", ["person", "heuristic", "heuristic", "heuristic"]),
+        ("texas42", ["person", "random", "random"]),  # the stand-in: random, as heuristic refuses 3p
+    ],
+)
+def test_a_closed_tab_lets_the_stand_in_finish_the_game(client, game, seats):
     created = open_table(client, game=game, seats=seats, one_round=True, seed=7)
     with client.websocket_connect(socket_path(created)) as page:
         assert page.receive_json()["type"] == "state"
@@ -332,14 +372,16 @@ def test_a_closed_tab_lets_the_stand_in_finish_the_game(client, game, bot):
         ({"game": "chess", "seats": ["person", "greedy"]}, "game must be one of"),
         ({"game": "block", "seats": ["person", "nosuch"]}, "unknown bot 'nosuch'"),
         ({"game": "block", "seats": ["greedy", "greedy"]}, "at least one person"),
-        ({"game": "texas42", "seats": ["person", "heuristic", "heuristic"]}, "four players in two teams"),
+        ({"game": "texas42", "seats": ["person", "heuristic", "heuristic"]}, "cannot play this table"),
+        ({"game": "texas42", "seats": ["person"] + ["random"] * 4}, "seat three or four"),
+        ({"game": "texas42", "preset": "texas88", "seats": ["person"] + ["random"] * 3}, "seat six"),
         (
             {
                 "game": "texas42",
                 "seats": ["person", "random", "random", "random"],
                 "options": ["num_players=3"],
             },
-            "four-player 42 only",
+            "the number of seats",
         ),
         (
             {"game": "block", "seats": ["person", "greedy", "greedy"], "teams": True},
@@ -361,8 +403,8 @@ def test_a_closed_tab_lets_the_stand_in_finish_the_game(client, game, bot):
 def test_the_lobby_refuses_bad_tables_saying_why(client, request_, words):
     response = client.post("/api/tables", json=request_)
     assert response.status_code == 400 and words in response.json()["detail"], response.text
-    assert "--" not in response.json()["detail"], (
-        "the lobby speaks in its own words, not the terminal's flags"
+    assert "--" not in response.json()["detail"] and "make_bot" not in response.json()["detail"], (
+        "the lobby speaks in its own words, not the terminal's flags or Python"
     )
     assert client.get("/api/tables").json() == []
 
@@ -370,6 +412,13 @@ def test_the_lobby_refuses_bad_tables_saying_why(client, request_, words):
 def test_the_catalogue_offers_the_bots_a_table_can_seat_and_boardpan_first(client):
     catalogue = client.get("/api/catalogue").json()
     games = {g["name"]: g for g in catalogue["games"]}
+    forms = {(t["preset"], t["players"]): t for t in games["texas42"]["tables"]}
+    assert set(forms) == {("standard", 4), ("n42pa", 4), ("standard", 3), ("texas88", 6)}
+    assert forms[("standard", 3)]["bots"] == ["random"] and forms[("standard", 3)]["default_bot"] == "random"
+    assert "heuristic" not in forms[("texas88", 6)]["bots"] and "search" not in forms[("texas88", 6)]["bots"]
+    assert {"heuristic", "search"} <= set(forms[("n42pa", 4)]["bots"])
+    for option in ("nello=", "plunge=", "sevens=", "forced_bid="):
+        assert any(o.startswith(option) for o in games["texas42"]["options"])
     assert set(games) == {"block", "draw", "texas42"}
     assert "checkpoint" in games["block"]["bots"] and "heuristic" in games["texas42"]["bots"]
     for game in games.values():

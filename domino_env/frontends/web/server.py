@@ -3,12 +3,14 @@
 ``create_app()`` builds the FastAPI application: thin routes over one ``TableManager`` (the tables,
 their seats' tokens and pages, the limit on tables kept); ``domino-serve`` runs it with uvicorn.
 A table is built by the terminal front end's ``build_setup`` (the same seating rules, options, bots
-and turn timer) and played by one asyncio task (``Table.run``): bots act in a worker thread; a person's
-turn waits for their move, for the turn timer (then ``engine.auto_move()``, docs/rules.md 2.5, as in
-``play.Session``), or, in a game without a timer whose person has no page open, for
-``away_seconds`` (then the game's default bot moves for them). Every page of a seat receives only
-``Table.message(seat)``, built from that seat's view (``protocol``). With a ``store``
-(``domino-serve --db``) every table and move is written as it happens and a restart resumes them.
+and turn timer; three-player 42 and Texas 88, which the terminal does not play, by
+``_texas42_variant_setup`` in the same steps) and played by one asyncio task (``Table.run``): bots
+act in a worker thread; a person's turn waits for their move, for the turn timer (then
+``engine.auto_move()``, docs/rules.md 2.5, as in ``play.Session``), or, in a game without a timer
+whose person has no page open, for ``away_seconds`` (then the game's default bot moves for them).
+Every page of a seat receives only ``Table.message(seat)``, built from that seat's view
+(``protocol``). With a ``store`` (``domino-serve --db``) every table and move is written as it
+happens and a restart resumes them.
 
 What a table request may ask is bounded here, beyond the terminal's checks (docs/web.md,
 Security): bots that import code named in the request are not seated, checkpoint files open only
@@ -28,6 +30,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import re
 import secrets
@@ -35,6 +38,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -42,7 +46,14 @@ from pydantic import BaseModel, Field
 
 from domino_env.bots import available_bots, make_bot
 from domino_env.evaluation.tasks import available_tasks, task_of_config
-from domino_env.frontends.terminal import GAMES, Setup, build_setup, game_of_choice, parse_option
+from domino_env.frontends.terminal import (
+    GAMES,
+    Setup,
+    build_setup,
+    game_of_choice,
+    make_bot_spec,
+    parse_option,
+)
 from domino_env.frontends.web.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -99,7 +110,7 @@ class TableRequest(BaseModel):
     (``NAME[:KEY=VALUE...]``, as ``domino-play --bots`` takes)."""
 
     game: str = Field(description=f"one of {GAMES}")
-    seats: list[str] = Field(min_length=2, max_length=4)
+    seats: list[str] = Field(min_length=2, max_length=6)
     teams: bool = False
     preset: str | None = None
     target: int | None = None
@@ -148,8 +159,10 @@ class Table:
         self.pages: dict[int, set[WebSocket]] = {s: set() for s in self.tokens}
         self.title = seat_message(self.engine.view(0), self.engine.action_to_text)["title"]
         self.turn_deadline: float | None = None
-        self._stand_in = make_bot(self.family.name, self.family.default_bot)  # plays for an absent person
+        self._stand_in = make_bot(self.family.name, stand_in_bot(self.engine.config))  # for an absent person
         self._changed = asyncio.Event()
+        self._sending = asyncio.Lock()  # one broadcast at a time: every page gets the states in order
+        self._told = -1  # the move number last sent to every page
         self._loop = asyncio.get_running_loop()
         now = self._loop.time()
         self.away_since = {s: now for s in self.tokens}  # seats with no page open, since when
@@ -173,7 +186,8 @@ class Table:
                     view = self.engine.view(seat)
                     action = await asyncio.to_thread(agent.act, view, self.setup.bot_rng)
                     self._apply(seat, int(action), "bot")
-                await self.broadcast()
+                if self._told != len(self.actions):  # a person's move is sent by their page's handler
+                    await self.broadcast()
         except asyncio.CancelledError:
             raise
         except Exception as err:  # a bot's failure: say it on the table rather than hang
@@ -216,7 +230,12 @@ class Table:
         if self.store is not None:  # committed with the move: a killed server loses none
             self.store.add_move(self.id, len(self.actions), seat, action, how)
         self.actions.append(action)
-        self.last_event = {"seat": seat, "text": self.engine.action_to_text(action), "how": how}
+        self.last_event = {"seat": seat, "text": self._public_text(action), "how": how}
+
+    def _public_text(self, action: int) -> str:
+        """A move as every page may read it (a Texas 88 discard without its tile)."""
+        public = getattr(self.family.web_messages(), "public_text", None)
+        return public(self.engine.config, action) if public else self.engine.action_to_text(action)
 
     def submit(self, seat: int, action: int, move_number: int) -> str | None:
         """A person's move answering state ``move_number``; why it is refused (the state
@@ -234,6 +253,7 @@ class Table:
             self._apply(seat, action, "person")
         except IllegalActionError as err:
             return str(err)
+        self.turn_deadline = None  # the turn is over: no timer shows until the next one starts
         self._changed.set()
         return None
 
@@ -290,15 +310,19 @@ class Table:
         }
 
     async def broadcast(self) -> None:
-        for seat, pages in self.pages.items():
-            if not pages:
-                continue
-            message = self.message(seat)
-            for page in list(pages):
-                try:
-                    await page.send_json(message)
-                except Exception:  # a page that closed meanwhile: its handler removes it
-                    pages.discard(page)
+        """Every page its seat's state; built and encoded once per seat, not per page, and built
+        when sent, so that no page receives an older state after a newer one."""
+        async with self._sending:
+            self._told = len(self.actions)
+            for seat, pages in self.pages.items():
+                if not pages:
+                    continue
+                text = json.dumps(self.message(seat), separators=(",", ":"), ensure_ascii=False)
+                for page in list(pages):
+                    try:
+                        await page.send_text(text)
+                    except Exception:  # a page that closed meanwhile: its handler removes it
+                        pages.discard(page)
 
     def game_record(self) -> dict[str, Any]:
         return make_record(self.family.name, self.setup.names, self.start, self.actions)
@@ -318,10 +342,70 @@ def table_bots(family: str) -> list[str]:
     return [b for b in available_bots(family) if b not in NOT_AT_TABLES]
 
 
+TEXAS42_TABLES = (("standard", 4), ("n42pa", 4), ("standard", 3), ("texas88", 6))
+"""The forms of 42 the lobby offers, as (preset, players): four-player 42 (standard rules and the
+N42PA tournament rules), three-player 42 (docs/rules.md 3.7) and Texas 88 (3.8)."""
+TEXAS42_OPTIONS = (
+    "nello=low|high|own_suit",
+    "plunge=true",
+    "sevens=true",
+    "forced_bid=true",
+    "follow_me_doubles=high|own_suit",
+)
+
+
+def bots_for(family: str, config: Any) -> list[str]:
+    """The bots a table of ``config`` can seat: those built without options that do not refuse
+    the rules (``refuses``), ``trained`` only where a benchmark task plays them, and the bots that
+    need options (a checkpoint's path) only where the trainer can train these rules."""
+    record = get_game(family)
+    hand = dataclasses.replace(config, episode="hand") if dataclasses.is_dataclass(config) else config
+    offered = []
+    for name in table_bots(family):
+        try:
+            agent = make_bot(family, name)
+        except (TypeError, ValueError):
+            if record.trainable(config) is None:
+                offered.append(name)
+            continue
+        refuses = getattr(agent, "refuses", None)
+        if callable(refuses) and refuses(config):
+            continue
+        if name == "trained":
+            try:
+                task_of_config(hand)
+            except ValueError:
+                continue
+        offered.append(name)
+    return offered
+
+
+def stand_in_bot(config: Any) -> str:
+    """The bot that moves for an absent person: the game's default bot, or ``random`` where the
+    default refuses these rules (three-player 42, Texas 88)."""
+    record = game_of_config(config)
+    refuses = getattr(make_bot(record.name, record.default_bot), "refuses", None)
+    return "random" if callable(refuses) and refuses(config) else record.default_bot
+
+
+def texas42_tables() -> list[dict[str, Any]]:
+    """Per form of 42 (``TEXAS42_TABLES``): its preset, players, the bots it seats and the default."""
+    record = get_game("texas42")
+    tables = []
+    for preset, players in TEXAS42_TABLES:
+        config = record.config(preset=preset, num_players=players)
+        bots = bots_for("texas42", config)
+        default = record.default_bot if record.default_bot in bots else "random"
+        tables.append({"preset": preset, "players": players, "bots": bots, "default_bot": default})
+    return tables
+
+
 def catalogue(folders: CheckpointFolders | None = None) -> dict[str, Any]:
     """What the lobby offers: games, presets (the first is the default), seats, the bots a table
-    seats, options, the turn timer's range and the checkpoint folders."""
-    line_bots, texas_bots = table_bots("dominoes"), table_bots("texas42")
+    seats, options, the turn timer's range and the checkpoint folders. Texas 42 lists its forms
+    (``tables``: preset, players and the bots each seats)."""
+    line_bots = table_bots("dominoes")
+    tables = texas42_tables()
     line = {
         "presets": ["boardpan", *(p for p in LINE_PRESETS if p != "boardpan")],  # the service it mirrors
         "players": [2, 3, 4],
@@ -342,20 +426,15 @@ def catalogue(folders: CheckpointFolders | None = None) -> dict[str, Any]:
             {
                 "name": "texas42",
                 "title": "Texas 42",
-                "presets": [p for p in TEXAS42_PRESETS if p != "texas88"],  # four-player 42 only
-                "players": [4],
+                "presets": list(TEXAS42_PRESETS),
+                "players": [4, 3],
                 "teams": False,
-                "bots": texas_bots,
-                "default_bot": get_game("texas42").default_bot,
+                "bots": tables[0]["bots"],
+                "default_bot": tables[0]["default_bot"],
+                "tables": tables,
                 "target": "marks",
                 "default_target": None,
-                "options": [
-                    "nello=low|high|own_suit",
-                    "plunge=true",
-                    "sevens=true",
-                    "forced_bid=true",
-                    "follow_me_doubles=high|own_suit",
-                ],
+                "options": list(TEXAS42_OPTIONS),
             },
         ],
     }
@@ -484,6 +563,8 @@ class TableManager:
                 answer = table.reply(seat, received.get("text", received.get("bytes")))
                 if answer is not None:
                     await page.send_json(answer)
+                else:  # a move made: every page sees it now, not when the table's task next runs
+                    await table.broadcast()
         except WebSocketDisconnect:
             pass
         finally:
@@ -529,6 +610,10 @@ def _setup_of(
     browser's own bounds (``_check_request``); every message in the lobby's words."""
     bots = _check_request(request, folders, turn_seconds_range)
     try:
+        if game_of_choice(request.game).name == "texas42" and len(request.seats) != 4:
+            setup = _texas42_variant_setup(request, [spec for spec, _shown, _paths in bots])
+            _check_bots_play(setup, [shown for _spec, shown, _paths in bots])
+            return setup
         setup = build_setup(
             request.game,
             humans=[s for s, kind in enumerate(request.seats) if kind == PERSON],
@@ -551,6 +636,34 @@ def _setup_of(
             for real, given in paths:
                 message = message.replace(real, given)
         raise Refused(400, page_words(message)) from None
+
+
+def _texas42_variant_setup(request: TableRequest, bots: list[str]) -> Setup:
+    """A table of three-player 42 or Texas 88, which the terminal does not play (its ``build_setup``
+    seats four-player 42 only): the same steps (rules options, target, one hand, the deal and bot
+    seeds, seat names) for three or six seats. No turn timer (``_check_request``)."""
+    record = get_game("texas42")
+    options: dict[str, Any] = dict(parse_option(o) for o in request.options)
+    if request.target is not None:
+        options["target_marks"] = request.target
+    options["episode"] = "hand" if request.one_round else options.get("episode", "game")
+    options["num_players"] = len(request.seats)
+    config = record.config(preset=request.preset or "standard", **options)
+    deal_seed, bot_seed = np.random.SeedSequence(request.seed).spawn(2)
+    engine = record.new_engine(config, np.random.default_rng(deal_seed))
+    agents: list[Any] = []
+    names: list[str] = []
+    people = [s for s, kind in enumerate(request.seats) if kind == PERSON]
+    bot_specs = iter(bots)
+    for seat, kind in enumerate(request.seats):
+        if kind == PERSON:
+            agents.append(None)
+            names.append(f"seat {seat} ({'you' if len(people) == 1 else f'person {people.index(seat) + 1}'})")
+        else:
+            spec = next(bot_specs)
+            agents.append(make_bot_spec(record.name, spec))
+            names.append(f"seat {seat} ({spec.split(':')[0]})")
+    return Setup(engine, tuple(agents), tuple(names), 0.0, np.random.default_rng(bot_seed))
 
 
 def _check_bots_play(setup: Setup, specs: list[str]) -> None:
@@ -593,8 +706,18 @@ def _check_request(
             "at a table where you are the only person (leave the seed empty)",
         )
     if family == "texas42":
-        if len(request.seats) != 4 or request.teams:
-            raise Refused(400, "Texas 42 is four players in two teams (seats 0+2 against 1+3): seat four")
+        if any(o.split("=")[0].strip() == "num_players" for o in request.options):
+            raise Refused(
+                400, "Texas 42 takes the number of players from the number of seats: drop num_players"
+            )
+        players = 6 if request.preset == "texas88" else (3, 4)
+        if len(request.seats) not in ((players,) if isinstance(players, int) else players) or request.teams:
+            raise Refused(
+                400,
+                "Texas 42 is four players in two teams (seats 0+2 against 1+3) or three players each "
+                "for themselves; Texas 88 is six in two teams (0+2+4 against 1+3+5): seat "
+                + ("six" if request.preset == "texas88" else "three or four"),
+            )
         if request.turn_seconds:
             raise Refused(
                 400,
@@ -637,6 +760,7 @@ def _bot_spec(family: str, spec: str, folders: CheckpointFolders) -> tuple[str, 
 def page_words(message: str) -> str:
     """A message written for the terminal's command line in the lobby's words."""
     message = message.replace("the terminal front end", "a browser table")
+    message = re.sub(r" \(make_bot\([^)]*\)\)", "", message)  # a Python call: the seat is just 'random'
     return re.sub(r"--[a-z][a-z-]*", lambda m: FLAG_WORDS.get(m[0], m[0][2:].replace("-", " ")), message)
 
 

@@ -73,6 +73,15 @@ def seat_message(view: Texas42View, action_text: ActionText) -> dict[str, Any]:
     }
 
 
+def public_text(config: Texas42Config, action: int) -> str:
+    """A move as every seat may read it: a Texas 88 discard hides its tile (the discards stay hidden,
+    docs/rules.md 3.8), anything else is the move's text."""
+    v = config.variant
+    if v.kitty_size and v.discard <= action < v.discard + v.num_tiles:
+        return "discard"
+    return v.action_text[action]
+
+
 def apply(engine: Texas42Game, action: int) -> dict[str, Any] | None:
     """``engine.apply(action)``; the hand it scored (its ``last_result``, deciding trick and the hands
     left), else ``None``."""

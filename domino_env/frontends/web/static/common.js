@@ -1,6 +1,7 @@
-// Drawing shared by the table and the replay viewer: tiles as SVG dominoes with pips, the line
-// laid out in rows that fit the screen (doubles crosswise), hands, seats, scores, Texas 42 tricks,
-// the end of a round or hand in words. Everything drawn comes from one state message of the server
+// Drawing shared by the table and the replay viewer: tiles as SVG dominoes with pips, the seats
+// around a table (the page's seat at the bottom, a partner across), the line laid out as a snake
+// that fits the table (doubles crosswise), the Texas 42 trick by seat position, scores, the end of
+// a round or hand in words. Everything drawn comes from one state message of the server
 // (domino_env/frontends/web/protocol.py). Seats are named by `ctx.labels` ("You", "Partner", a
 // bot's name; the replay: the record's seat names), never by number.
 "use strict";
@@ -14,7 +15,20 @@ const PIP_SPOTS = {  // pip centres in a unit square, by count (more than 9: the
   8: [[.25, .2], [.5, .2], [.75, .2], [.25, .5], [.75, .5], [.25, .8], [.5, .8], [.75, .8]],
   9: [[.25, .2], [.5, .2], [.75, .2], [.25, .5], [.5, .5], [.75, .5], [.25, .8], [.5, .8], [.75, .8]],
 };
-const POSITIONS = {2: ["", "across"], 3: ["", "left", "right"], 4: ["", "left", "across", "right"]};
+const POSITIONS = {2: ["", "across"], 3: ["", "left", "right"], 4: ["", "left", "across", "right"],
+  6: ["", "left", "far left", "across", "far right", "right"]};
+
+// Where each seat sits around the table, from the page's seat (at the bottom) going clockwise:
+// CSS grid areas of the table (.felt). A partner (seat + 2 of four, the team of six) is across.
+const AREAS = {2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"],
+  6: ["bottom", "bl", "tl", "top", "tr", "br"]};
+const SIDE_WIDTH = 150;  // px of each side column of the table (style.css .felt.sides)
+const PHONE_WIDTH = 640;  // below this the seats stand in rows above the table (style.css)
+
+function areaOf(seat, n, viewer) {
+  const me = viewer === null || viewer === undefined ? 0 : viewer;
+  return (AREAS[n] || [])[(seat - me + n) % n] || "top";
+}
 
 function esc(text) {
   return String(text).replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
@@ -35,10 +49,10 @@ function botName(kind) {
 // The seats as the page of seat s.seat names them: "You", "Partner", a bot's name, "Opponent";
 // a name shared by two seats gets the seat's place at the table (left, across, right).
 function relativeNames(s) {
-  const n = s.seats.length, me = s.seat, team = s.teams && n === 4;
+  const n = s.seats.length, me = s.seat, team = isTeamGame(s);
   const names = s.seats.map((x, k) => {
     if (k === me) return "You";
-    const partner = team && k === (me + 2) % 4;
+    const partner = team && k % 2 === me % 2;
     if (x.kind === "person") return partner ? "Partner" : "Opponent";
     return partner ? `Partner (${botName(x.kind)})` : botName(x.kind);
   });
@@ -49,11 +63,15 @@ function relativeNames(s) {
 function verb(name, word) { return name === "You" ? word : word + "s"; }
 function possessive(name) { return name === "You" ? "Your" : `${name}'s`; }
 
-function isTeamGame(s) { return s.game === "texas42" ? s.num_players === 4 : s.teams; }
+// Two teams: a line game with teams, four-player 42 and Texas 88 (seats 0+2(+4) against 1+3(+5)).
+function isTeamGame(s) { return s.game === "texas42" ? s.num_players !== 3 : s.teams; }
+
+// The seats of team k (every other seat).
+function teamSeats(k, n) { return Array.from({length: n}, (_, i) => i).filter(i => i % 2 === k); }
 
 // A team by its members (the scores) or, short, from the viewer's side ("Your team", "Their team").
 function teamLabel(k, ctx, members = false) {
-  const who = `${ctx.labels[k]} + ${ctx.labels[k + 2]}`;
+  const who = teamSeats(k, ctx.labels.length).map(i => ctx.labels[i]).join(" + ");
   if (ctx.viewer === null || ctx.viewer === undefined) return `Team ${k + 1} (${who})`;
   const side = ctx.viewer % 2 === k ? "Your team" : "Their team";
   return members ? `${side} (${who})` : side;
@@ -98,24 +116,39 @@ function faceUp(tiles, u = 20) {
   return tiles.length ? tiles.map(t => tileSVG(t.a, t.b, {u, vertical: true})).join("") : `<span class="count">no tiles</span>`;
 }
 
-// The line from its left end to its right, wrapped into rows no wider than maxWidth (it keeps its
-// order: each row continues where the last ended); doubles stand crosswise; lastTile is outlined.
+// The line from its left end to its right as a snake: rows no wider than maxWidth, the first
+// going right, the next coming back (its tiles turned so that touching halves stay together), and
+// so on, so the order is kept and every tile touches the one before it; doubles stand crosswise;
+// lastTile is outlined.
 function lineSVG(line, maxWidth, lastTile = null) {
   if (!line.length) return `<div class="empty-line">The table is empty: the first tile opens the line.</div>`;
-  const u = Math.max(14, Math.min(36, Math.floor(maxWidth / 14)));
+  const u = Math.max(12, Math.min(32, Math.floor(maxWidth / 14)));
   const gap = 2, rowHeight = 2 * u + 8;
-  let x = 0, y = 0, width = 0, parts = [];
+  const rows = [[]];
+  let x = 0;
   for (const t of line) {
     const w = t.double ? u : 2 * u;
-    if (x > 0 && x + w > maxWidth) { x = 0; y += rowHeight; }
-    const ty = t.double ? y : y + u / 2;
-    const last = t.id === lastTile ? " last" : "";
-    parts.push(`<g class="placed${last}" transform="translate(${x},${ty})" data-tile="${t.id}">` +
-      tileSVG(t.left, t.right, {u, vertical: t.double, cls: last}).replace("<svg", `<svg x="0" y="0"`) + `</g>`);
+    if (x > 0 && x + w > maxWidth) { rows.push([]); x = 0; }
+    rows[rows.length - 1].push({t, w});
     x += w + gap;
-    width = Math.max(width, x);
   }
-  return `<svg class="line" width="${width}" height="${y + rowHeight}" viewBox="-2 -2 ${width + 4} ${y + rowHeight + 4}">` +
+  const width = Math.min(maxWidth, Math.max(...rows.map(r => r.reduce((a, c) => a + c.w + gap, 0))));
+  const parts = [];
+  rows.forEach((row, r) => {
+    const back = r % 2 === 1, y = r * rowHeight;
+    let x = back ? width : 0;
+    for (const {t, w} of row) {
+      if (back) x -= w + gap;
+      const ty = t.double ? y : y + u / 2;
+      const last = t.id === lastTile ? " last" : "";
+      const [a, b] = back && !t.double ? [t.right, t.left] : [t.left, t.right];  // coming back: turned round
+      parts.push(`<g class="placed${last}" transform="translate(${x},${ty})" data-tile="${t.id}">` +
+        tileSVG(a, b, {u, vertical: t.double, cls: last}).replace("<svg", `<svg x="0" y="0"`) + `</g>`);
+      if (!back) x += w + gap;
+    }
+  });
+  const height = rows.length * rowHeight;
+  return `<svg class="line" width="${width}" height="${height}" viewBox="-2 -2 ${width + 4} ${height + 4}">` +
     parts.join("") + `</svg>`;
 }
 
@@ -128,21 +161,30 @@ function scoresHTML(s, ctx) {
     `</div>`;
 }
 
-// Every seat with its name, whose turn it is, and its tiles: face down (counted), or face up in a
-// replay and at an open-hands table.
-function seatsHTML(s, ctx) {
-  const shown = (ctx.showHands || s.open_hands) && s.hands;
-  return `<div class="seats">` + s.hand_sizes.map((n, seat) => {
-    const turn = seat === s.current_player ? " turn" : "";
+// Every seat in its place around the table (areaOf) with its name, whether it is to play, and its
+// tiles: face down (counted), or face up in a replay and at an open-hands table; center: what lies
+// on the table (the line, or the trick).
+function tableHTML(s, ctx, center) {
+  const shown = (ctx.showHands || s.open_hands) && s.hands, count = s.hand_sizes.length;
+  const seats = s.hand_sizes.map((n, seat) => {
+    const turn = seat === s.current_player && !s.over ? " turn" : "";
     const mine = seat === ctx.viewer ? " mine" : "";
     let tiles;
-    if (shown) tiles = faceUp(s.hands[seat], 18);
+    if (shown) tiles = faceUp(s.hands[seat], 16);
     else if (seat === ctx.viewer) tiles = `<span class="count">${n} tile${n === 1 ? "" : "s"}</span>`;
-    else tiles = backSVG().repeat(Math.min(n, 12)) + `<span class="count">${n}</span>`;
+    else tiles = backSVG(10).repeat(Math.min(n, 12)) + `<span class="count">${n}</span>`;
     const marker = turn ? `<span class="to-act">to play</span>` : "";
-    return `<div class="seat${turn}${mine}" data-seat="${seat}"><div class="seat-name">${esc(ctx.labels[seat])} ${marker}</div>` +
-      `<div class="seat-tiles">${tiles}</div></div>`;
-  }).join("") + `</div>`;
+    const area = areaOf(seat, count, ctx.viewer);
+    return `<div class="seat${turn}${mine}" data-seat="${seat}" data-area="${area}" style="grid-area: ${area}">` +
+      `<div class="seat-name">${esc(ctx.labels[seat])} ${marker}</div><div class="seat-tiles">${tiles}</div></div>`;
+  }).join("");
+  return `<div class="felt${count > 2 ? " sides" : ""} seats-${count}">${seats}<div class="felt-center">${center}</div></div>`;
+}
+
+// The width the middle of the table leaves to the line (the side seats' columns taken off).
+function centerWidth(ctx, count) {
+  const sides = count > 2 && window.innerWidth > PHONE_WIDTH ? 2 * (SIDE_WIDTH + 12) : 0;
+  return Math.max(160, ctx.width - sides - 24);
 }
 
 function lineGameInfo(s, ctx) {
@@ -158,18 +200,39 @@ function trickHTML(plays, ctx, highlightLast = false) {
   }).join("");
 }
 
+// The trick on the table, each tile in front of the seat that played it (areaOf); the tile that
+// completes a trick stays there, with the trick's winner, until the next lead.
+function trickTableHTML(s, ctx) {
+  const n = s.hand_sizes.length, last = s.tricks[s.tricks.length - 1];
+  const closed = !s.trick.length && last && !(s.over && s.previous);
+  // between hands (and at the end): the trick that decided the hand just scored
+  const deciding = !s.trick.length && !closed && s.previous && s.previous.trick && (s.over || !s.tricks.length);
+  const plays = s.trick.length ? s.trick : closed ? last.plays : deciding ? s.previous.trick.plays : [];
+  const tiles = plays.map((p, i) => {
+    const cls = i === plays.length - 1 ? "last" : "";
+    return `<div class="play" data-seat="${p.seat}" style="grid-area: ${areaOf(p.seat, n, ctx.viewer)}">` +
+      `${tileSVG(p.tile.a, p.tile.b, {u: 20, vertical: true, cls})}<small>${esc(ctx.labels[p.seat])}</small></div>`;
+  }).join("");
+  const caption = s.trick.length ? `Trick ${s.tricks.length + 1}`
+    : closed ? `${esc(ctx.labels[last.winner])} won trick ${s.tricks.length}`
+    : deciding ? `${esc(ctx.labels[s.previous.trick.winner])} won the deciding trick of hand ${s.previous.hand}` : esc(s.phase);
+  return `<div class="trick-table seats-${n}">${tiles}<div class="trick-caption">${caption}</div></div>`;
+}
+
 function texasInfo(s, ctx) {
   const L = ctx.labels;
   const bids = s.bids.map((b, seat) => `${esc(L[seat])}: ${b === null ? "—" : esc(b)}`).join(", ");
   const team = k => (ctx.viewer === null || ctx.viewer === undefined) ? `team ${k + 1}` : (ctx.viewer % 2 === k ? "your team" : "their team");
+  const points = isTeamGame(s) ? `${team(0)} ${s.points[0]}, ${team(1)} ${s.points[1]}`
+    : `${esc(L[s.bidder])} ${s.points[0]}, the other two ${s.points[1]}`;  // three players: the bidder alone
   const contract = s.declaration
-    ? `Contract: ${esc(L[s.bidder])} ${esc(s.bid)}, ${esc(s.declaration)}. Points this hand: ${team(0)} ${s.points[0]}, ${team(1)} ${s.points[1]}.`
+    ? `Contract: ${esc(L[s.bidder])} ${esc(s.bid)}, ${esc(s.declaration)}. Points this hand: ${points}.`
     : s.bid ? `High bid: ${esc(L[s.bidder])} ${esc(s.bid)}.` : "";
   const last = s.tricks[s.tricks.length - 1];
   const done = s.tricks.map((t, i) => `<div class="trick-row">trick ${i + 1}: ${trickHTML(t.plays, ctx)} → ${esc(L[t.winner])}</div>`).join("");
   return `<div class="info">Phase: <b>${esc(s.phase)}</b>; ${esc(L[s.shaker])} shook. Bids: ${bids}. ${contract}</div>` +
-    `<div class="trick"><b>Trick:</b> ${trickHTML(s.trick, ctx, true) || "—"}</div>` +
-    (last && !s.trick.length && !(s.over && s.previous) ? `<div class="trick"><b>Last trick</b> (${esc(L[last.winner])} won it): ${trickHTML(last.plays, ctx, true)}</div>` : "") +
+    `<div class="trick current-trick" hidden>${trickHTML(s.trick, ctx, true)}</div>` +
+    (last && !s.trick.length && !(s.over && s.previous) ? `<div class="trick last-trick"><b>Last trick</b> (${esc(L[last.winner])} won it): ${trickHTML(last.plays, ctx, true)}</div>` : "") +
     `<details class="tricks"><summary>${s.tricks.length} tricks played</summary>${done}</details>`;
 }
 
@@ -194,7 +257,9 @@ function lineRoundText(r, s, ctx) {
 
 function texasHandText(r, s, ctx) {
   const L = ctx.labels, c = r.contract;
-  const taken = isTeamGame(s) ? ` Points taken: ${teamLabel(0, ctx)} ${r.points_taken[0]}, ${teamLabel(1, ctx)} ${r.points_taken[1]}.` : "";
+  const other = (c.bidder + 1) % r.points_taken.length;  // three players: the two against the bidder
+  const taken = isTeamGame(s) ? ` Points taken: ${teamLabel(0, ctx)} ${r.points_taken[0]}, ${teamLabel(1, ctx)} ${r.points_taken[1]}.`
+    : ` Points taken: ${L[c.bidder]} ${r.points_taken[c.bidder]}, the other two ${r.points_taken[other]}.`;
   const gained = r.hand_marks.map((m, k) => [m, k]).filter(([m]) => m > 0);
   const marks = isTeamGame(s)
     ? gained.filter(([, k]) => k < 2).map(([m, k]) => `${teamLabel(k, ctx)} ${m === 1 ? "gains 1 mark" : `gains ${m} marks`}.`).join(" ")
@@ -244,9 +309,11 @@ function logHTML(s, ctx) {
 // The whole table as HTML (hand and buttons are added by the page). ctx: labels (per seat),
 // viewer (the page's seat, null in a replay), showHands (a replay), width (of the board).
 function boardHTML(s, ctx) {
-  const board = s.game === "texas42" ? texasInfo(s, ctx)
-    : lineGameInfo(s, ctx) + `<div class="board">${lineSVG(s.line, ctx.width, s.last_tile)}</div>`;
+  const texas = s.game === "texas42", count = s.hand_sizes.length;
+  const center = texas ? trickTableHTML(s, ctx)
+    : `<div class="board">${lineSVG(s.line, centerWidth(ctx, count), s.last_tile)}</div>`;
+  const info = texas ? texasInfo(s, ctx) : lineGameInfo(s, ctx);
   const open = s.open_hands && ctx.viewer !== null && ctx.viewer !== undefined
     ? `<div class="open-hands" role="note">Open hands: this table shows every hand to every seat.</div>` : "";
-  return `${open}<h2>${esc(s.title)}</h2>${scoresHTML(s, ctx)}${seatsHTML(s, ctx)}${board}${roundEndHTML(s, ctx)}`;
+  return `${open}<h2>${esc(s.title)}</h2>${scoresHTML(s, ctx)}${tableHTML(s, ctx, center)}${info}${roundEndHTML(s, ctx)}`;
 }

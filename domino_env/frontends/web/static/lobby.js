@@ -11,26 +11,63 @@ function fillOptions(select, values, chosen) {
   select.innerHTML = values.map(v => `<option value="${esc(v)}"${v === chosen ? " selected" : ""}>${esc(v)}</option>`).join("");
 }
 
+// The form of the game chosen (Texas 42: by preset and players, each with the bots it seats).
+function form() {
+  const g = game(), preset = document.getElementById("preset").value;
+  const n = Number(document.getElementById("players").value);
+  const t = (g.tables || []).find(x => x.preset === preset && x.players === n);
+  return t || {bots: g.bots, default_bot: g.default_bot};
+}
+
 function refreshSeats() {
-  const g = game(), n = Number(document.getElementById("players").value);
+  const f = form(), n = Number(document.getElementById("players").value);
   const box = document.getElementById("seats"), old = [...box.querySelectorAll("input")].map(i => i.value);
+  document.getElementById("bots").innerHTML = [catalogue.person, ...f.bots].map(b => `<option value="${esc(b)}">`).join("");
   box.innerHTML = Array.from({length: n}, (_, seat) => {
-    const value = old[seat] || (seat === 0 ? catalogue.person : g.default_bot);
+    const kept = old[seat] && (old[seat] === catalogue.person || f.bots.includes(old[seat].split(":")[0]));
+    const value = kept ? old[seat] : (seat === 0 ? catalogue.person : f.default_bot);
     return `<label>Seat ${seat} <input list="bots" class="seat-input" data-seat="${seat}" value="${esc(value)}"></label>`;
   }).join("");
+}
+
+// The player counts the preset allows (Texas 88: six; 42: four or three).
+function refreshPlayers() {
+  const g = game(), preset = document.getElementById("preset").value;
+  const counts = g.tables ? [...new Set(g.tables.filter(t => t.preset === preset).map(t => t.players))] : g.players;
+  const select = document.getElementById("players"), was = Number(select.value);
+  fillOptions(select, counts.map(String), String(counts.includes(was) ? was : counts[0]));
+  refreshSeats();
+}
+
+// Texas 42's optional rules as checkboxes and choices (docs/rules.md 3): each adds KEY=VALUE.
+function rulesHTML(options) {
+  return options.map(o => {
+    const [key, values] = o.split("="), choices = values.split("|");
+    const label = key.replace(/_/g, " ");
+    if (choices.length === 1) return `<label><input type="checkbox" class="rule" data-key="${esc(key)}" value="${esc(choices[0])}"> ${esc(label)}</label>`;
+    return `<label>${esc(label)} <select class="rule" data-key="${esc(key)}"><option value="">default</option>` +
+      choices.map(c => `<option value="${esc(c)}">${esc(c)}</option>`).join("") + `</select></label>`;
+  }).join("");
+}
+
+function chosenRules() {
+  return [...document.querySelectorAll(".rule")]
+    .filter(el => el.type === "checkbox" ? el.checked : el.value !== "")
+    .map(el => `${el.dataset.key}=${el.value}`);
 }
 
 function refreshGame() {
   const g = game();
   fillOptions(document.getElementById("preset"), g.presets, g.presets[0]);  // the first is the default
   document.getElementById("target").value = g.default_target === null ? "" : String(g.default_target);
-  fillOptions(document.getElementById("players"), g.players.map(String), String(g.players[0]));
   document.getElementById("teams-label").hidden = !g.teams;
   document.getElementById("target-unit").textContent = g.target;
-  document.getElementById("options-hint").textContent = g.options ? g.options.join(", ") : "e.g. draw_policy=any, max_pips=9";
-  document.getElementById("bots").innerHTML = [catalogue.person, ...g.bots].map(b => `<option value="${esc(b)}">`).join("");
+  document.getElementById("options-hint").textContent = g.options ? "more rules as KEY=VALUE" : "e.g. draw_policy=any, max_pips=9";
+  const rules = document.getElementById("rules");
+  rules.hidden = !g.options;
+  rules.innerHTML = g.options ? `<legend>Rules</legend>` + rulesHTML(g.options) : "";
   document.getElementById("seats").innerHTML = "";  // another game's bots would not fit
-  refreshSeats();
+  refreshPlayers();
 }
 
 async function refreshTables() {
@@ -50,7 +87,7 @@ async function createTable(event) {
     one_round: document.getElementById("one-round").checked,
     target: document.getElementById("one-round").checked ? null : number("target"),
     turn_seconds: number("turn-seconds"), seed: number("seed"),
-    options: document.getElementById("options").value.split(",").map(x => x.trim()).filter(Boolean),
+    options: [...chosenRules(), ...document.getElementById("options").value.split(",").map(x => x.trim()).filter(Boolean)],
     seats: [...document.querySelectorAll(".seat-input")].map(i => i.value.trim()),
   };
   const error = document.getElementById("lobby-error");
@@ -77,6 +114,7 @@ async function start() {
   fillOptions(document.getElementById("game"), catalogue.games.map(g => g.name), "block");
   document.getElementById("game").addEventListener("change", refreshGame);
   document.getElementById("players").addEventListener("change", refreshSeats);
+  document.getElementById("preset").addEventListener("change", refreshPlayers);
   document.getElementById("new-table").addEventListener("submit", createTable);
   refreshGame();
   refreshTables();
