@@ -112,6 +112,8 @@ class Game:
     suite (``tests/test_registry_suite.py``) runs every check on each"""
     vector_engine: str | None = None
     """``module:Class`` of the batched engine, if any"""
+    torch_engine: str | None = None
+    """``module:Class`` of the torch batched engine (any device, same API and results), if any"""
     vector_plays: Callable[[Any], bool] = lambda config: False
     """whether the batched engine plays a config (it may cover only some forms of the game)"""
     trainable: Callable[[Any], str | None] = lambda config: None
@@ -183,6 +185,13 @@ class Game:
         if self.vector_engine is None or not self.vector_plays(config):
             return None
         return _import(self.vector_engine)
+
+    def torch_class(self, config: Any) -> type | None:
+        """The torch batched engine class (any device) when it plays ``config``, else ``None``; it
+        plays what the numpy engine plays (``vector_plays``)."""
+        if self.torch_engine is None or not self.vector_plays(config):
+            return None
+        return _import(self.torch_engine)
 
     def draw_view(self, view: Any) -> np.ndarray:
         """The picture of what ``view``'s seat may know (``renderer``)."""
@@ -359,6 +368,7 @@ DOMINOES = register_game(Game(
         {"variant": "draw", "max_pips": 9, "draw_policy": "when_stuck", "reward": "points"},
     ),
     vector_engine="domino_env.vector.line:VectorLineGame",
+    torch_engine="domino_env.vector.line_torch:TorchLineGame",
     vector_plays=lambda config: True,
     renderer="domino_env.frontends.render:draw_line_view",
     play_names=VARIANTS,
@@ -471,6 +481,7 @@ TEXAS42 = register_game(Game(
         {"preset": "texas88"},
     ),
     vector_engine="domino_env.vector.texas42:VectorTexas42Game",
+    torch_engine="domino_env.vector.texas42_torch:TorchTexas42Game",
     vector_plays=lambda config: config.num_players == 4,
     trainable=_texas42_trainable,
     renderer="domino_env.frontends.render:draw_texas42_view",

@@ -103,17 +103,17 @@ def train(
         with torch.no_grad():
             data = env.rollout(num_steps, actor, break_when_any_done=False)  # (games, steps), fresh deals
             data = critic(data)
-        # per_seat_gae works time-major over numpy arrays: (T, B[, P]).
-        seats = data["seat"].T.numpy()
-        rewards = data["next", "reward"].transpose(0, 1).numpy()
-        dones = data["next", "done"].squeeze(-1).T.numpy()
-        values = data["state_value"].squeeze(-1).T.numpy()
+        # per_seat_gae works time-major: (T, B[, P]).
+        seats = data["seat"].T
+        rewards = data["next", "reward"].transpose(0, 1)
+        dones = data["next", "done"].squeeze(-1).T
+        values = data["state_value"].squeeze(-1).T
         advantages, returns, valid = per_seat_gae(
-            seats, np.ones_like(dones), values, rewards, dones, gamma, gae_lambda
+            seats, torch.ones_like(dones), values, rewards, dones, gamma, gae_lambda
         )
-        data["advantage"] = torch.from_numpy(advantages.T.copy()).unsqueeze(-1)
-        data["value_target"] = torch.from_numpy(returns.T.copy()).unsqueeze(-1)
-        samples = data[torch.from_numpy(valid.T.copy())]  # complete decisions only, flattened
+        data["advantage"] = advantages.T.unsqueeze(-1)
+        data["value_target"] = returns.T.unsqueeze(-1)
+        samples = data[valid.T]  # complete decisions only, flattened
         for _ in range(epochs):
             for batch in samples[torch.randperm(samples.shape[0])].split(-(-samples.shape[0] // minibatches)):
                 losses = loss_module(batch)

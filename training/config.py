@@ -51,9 +51,10 @@ class GameConfig:
     options: dict = _field({})
     """keyword options of the game (docs/rules.md 2.1 / 3.1, ``episode``, ``reward``), passed unchanged to
     the engine; checked when the config loads"""
-    backend: str = _field("auto", choices=("auto", "vector", "fallback"))
-    """``vector``: the batched engine; ``fallback``: N single-game PettingZoo envs behind the same
-    API (slow, for games the batched engine lacks); ``auto``: vector when it is installed and plays
+    backend: str = _field("auto", choices=("auto", "torch", "vector", "fallback"))
+    """``torch``: the torch batched engine on the run's device (batches never leave it); ``vector``:
+    the numpy batched engine; ``fallback``: N single-game PettingZoo envs behind the same API (slow,
+    for games no batched engine plays); ``auto``: torch on a CUDA device, else vector, when one plays
     the game (Texas 88 falls back)"""
 
     @property
@@ -69,6 +70,10 @@ class GameConfig:
     def vector_class(self) -> type | None:
         """The batched engine that plays this game, if any (its Texas 42 engine is four-player only)."""
         return self.record.vector_class(self.rules)
+
+    def torch_class(self) -> type | None:
+        """The torch batched engine that plays this game, if any (it plays what ``vector_class`` plays)."""
+        return self.record.torch_class(self.rules)
 
 
 @dataclass
@@ -315,9 +320,11 @@ def _validate(config: Config, rules: Any) -> None:
     refusal = config.game.record.trainable(rules)
     if refusal:
         raise ConfigError(f"game.options: {refusal}")
-    if config.game.backend == "vector" and config.game.record.vector_class(rules) is None:
-        raise ConfigError(f"game.backend: no batched engine plays these {config.game.name} options "
-                          "(the batched Texas 42 engine is four-player only); use auto or fallback")
+    backend = config.game.backend
+    engine = {"vector": config.game.record.vector_class, "torch": config.game.record.torch_class}.get(backend)
+    if engine is not None and engine(rules) is None:
+        raise ConfigError(f"game.backend: no {backend} batched engine plays these {config.game.name} options "
+                          "(the batched Texas 42 engines are four-player only); use auto or fallback")
     if config.pool.latest_prob < 1.0 and not config.pool.scripted and config.pool.max_snapshots == 0:
         raise ConfigError("pool: no opponents (scripted empty and max_snapshots 0) but latest_prob < 1")
 

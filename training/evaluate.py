@@ -19,7 +19,7 @@ from domino_env.evaluation import GameSetup, evaluate
 from domino_env_training.checkpoints import save_checkpoint
 from domino_env_training.config import Config
 from domino_env_training.networks import ActorCritic
-from domino_env_training.rollout import OBSERVATION_ENCODER, GameFactory, learner_score
+from domino_env_training.rollout import OBSERVATION_ENCODER, DeviceGame, GameFactory, learner_score
 from domino_env_training.scripted import random_actions
 
 
@@ -27,24 +27,24 @@ def win_rate_vs_random(model: ActorCritic, make_game: GameFactory, sides: np.nda
                        seed: int, device: torch.device) -> float:
     """Mean score (win 1, tie 0.5) of the greedy ``model`` against random play over ``num_games``
     games, each played once in one batch; the learner's side rotates over the games."""
-    game = make_game(num_games, seed)
+    game = DeviceGame(make_game(num_games, seed), device)
     generator = torch.Generator(device=device).manual_seed(seed)
-    side_ids = np.unique(sides)
-    learner_seats = sides[None, :] == side_ids[np.arange(num_games) % len(side_ids)][:, None]
-    returns = np.zeros((num_games, game.num_players))
-    scores = np.zeros(num_games)
-    finished = np.zeros(num_games, dtype=bool)
+    sides = torch.as_tensor(sides, device=device)
+    side_ids = sides.unique()
+    rotation = side_ids[torch.arange(num_games, device=device) % len(side_ids)]
+    learner_seats = sides[None, :] == rotation[:, None]
+    returns = torch.zeros((num_games, game.num_players), device=device)
+    scores = torch.zeros(num_games, device=device)
+    finished = torch.zeros(num_games, dtype=torch.bool, device=device)
     batch = game.reset()
-    while not finished.all():
-        obs = torch.as_tensor(batch.obs, device=device)
-        mask = torch.as_tensor(batch.mask, device=device)
-        learner_turn = torch.as_tensor(learner_seats[np.arange(num_games), batch.seat], device=device)
+    while not bool(finished.all()):
+        obs, mask = batch.obs, batch.mask
+        learner_turn = learner_seats.gather(1, batch.seat[:, None])[:, 0]
         greedy = model.act(obs, mask, greedy=True)
-        actions = torch.where(learner_turn, greedy, random_actions(obs, mask, generator))
-        batch = game.step(actions.cpu().numpy())
-        returns[~finished] += batch.rewards[~finished]
+        batch = game.step(torch.where(learner_turn, greedy, random_actions(obs, mask, generator)))
+        returns += batch.rewards * ~finished[:, None]
         ended = batch.done & ~finished
-        scores[ended] = learner_score(returns[ended], learner_seats[ended])
+        scores = torch.where(ended, learner_score(returns, learner_seats), scores)
         finished |= batch.done
     return float(scores.mean())
 

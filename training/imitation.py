@@ -16,10 +16,9 @@ import numpy as np
 import torch
 from torch import optim
 
-from domino_env.vector.batch import hidden_hands
 from domino_env_training.config import Config
 from domino_env_training.networks import ActorCritic
-from domino_env_training.rollout import GameFactory, per_seat_gae
+from domino_env_training.rollout import DeviceGame, GameFactory, per_seat_gae
 from domino_env_training.scripted import ScriptedPolicy
 
 
@@ -39,37 +38,33 @@ def imitate(agent: ActorCritic, teacher: ScriptedPolicy, make_game: GameFactory,
     generator = torch.Generator(device=device).manual_seed(torch_seed)
 
     # ----- the teacher plays every seat -----
-    envs = make_game(settings.num_envs, game_seed)
+    envs = DeviceGame(make_game(settings.num_envs, game_seed), device)
     batch = envs.reset()
-    steps, num_envs = settings.num_steps, settings.num_envs
-    obs, masks, actions, critic_inputs = [], [], [], []
-    seats = np.zeros((steps, num_envs), dtype=np.int64)
-    rewards = np.zeros((steps, num_envs, envs.num_players), dtype=np.float32)
-    dones = np.zeros((steps, num_envs), dtype=bool)
-    for t in range(steps):
-        step_obs = torch.as_tensor(batch.obs, device=device)
-        step_mask = torch.as_tensor(batch.mask, device=device)
-        action = teacher(step_obs, step_mask, generator)
-        obs.append(step_obs)
-        masks.append(step_mask)
+    obs, masks, actions, critic_inputs, seats, rewards, dones = [], [], [], [], [], [], []
+    for _ in range(settings.num_steps):
+        action = teacher(batch.obs, batch.mask, generator)
+        obs.append(batch.obs)
+        masks.append(batch.mask)
         actions.append(action)
         if critic_tiles:
-            hidden = torch.as_tensor(hidden_hands(envs, batch.seat, critic_tiles), device=device)
-            critic_inputs.append(torch.cat([step_obs, hidden], dim=-1))
-        seats[t] = batch.seat
-        batch = envs.step(action.cpu().numpy())
-        rewards[t], dones[t] = batch.rewards, batch.done
+            critic_inputs.append(torch.cat([batch.obs, envs.hidden_hands(batch.seat, critic_tiles)], dim=-1))
+        seats.append(batch.seat)
+        batch = envs.step(action)
+        rewards.append(batch.rewards)
+        dones.append(batch.done)
 
     # Monte Carlo returns along each seat's own decisions; a decision whose game is still running
     # at the end has no known return and is left out.
-    zeros = np.zeros((steps, num_envs), dtype=np.float32)
-    _, returns, valid = per_seat_gae(seats, np.ones_like(dones), zeros, rewards * hp.reward_scale,
-                                     dones, hp.gamma, 1.0)
-    keep = torch.as_tensor(np.flatnonzero(valid.reshape(-1)), device=device)
+    seats_t, dones_t = torch.stack(seats), torch.stack(dones)
+    zeros = torch.zeros(seats_t.shape, device=device)
+    scaled_rewards = torch.stack(rewards) * hp.reward_scale
+    everyone = torch.ones_like(dones_t)
+    _, returns, valid = per_seat_gae(seats_t, everyone, zeros, scaled_rewards, dones_t, hp.gamma, 1.0)
+    keep = valid.reshape(-1).nonzero()[:, 0]
     b_obs, b_mask = torch.stack(obs).flatten(0, 1)[keep], torch.stack(masks).flatten(0, 1)[keep]
     b_actions = torch.stack(actions).flatten()[keep]
     b_critic = torch.stack(critic_inputs).flatten(0, 1)[keep] if critic_tiles else None
-    b_returns = torch.as_tensor(returns.reshape(-1), device=device)[keep]
+    b_returns = returns.reshape(-1)[keep]
 
     # ----- supervised epochs: cross-entropy on the teacher's moves, MSE on the returns -----
     optimizer = optim.Adam(agent.parameters(), lr=settings.lr, eps=1e-5)
@@ -94,5 +89,5 @@ def imitate(agent: ActorCritic, teacher: ScriptedPolicy, make_game: GameFactory,
         "imitation_accuracy": correct / samples,
         "imitation_value_loss": value_loss_sum / samples,
         "imitation_samples": float(samples),
-        "imitation_steps": float(steps * num_envs),
+        "imitation_steps": float(settings.num_steps * settings.num_envs),
     }

@@ -53,26 +53,38 @@ class OpponentPool:
         self.entries = [PoolEntry(name, "scripted") for name in config.scripted]
         self._networks: dict[str, ActorCritic] = {}
 
-    def sample(self, rng: np.random.Generator, n: int) -> np.ndarray:
-        """Opponent ids for ``n`` new games (``LATEST`` for pure self-play)."""
+    def sampler(self, device: torch.device) -> Callable[[torch.Generator, int], torch.Tensor]:
+        """``draw(generator, n)``: opponent ids for ``n`` games (``LATEST`` for pure self-play) on
+        ``device``, with the weights of the pool as it stands now. A rollout draws from one sampler,
+        so its games' results, booked after it (``record_results``), weigh on the next rollout."""
+        latest_prob = self.config.latest_prob
         if not self.entries:
-            return np.full(n, LATEST)
+            return lambda generator, n: torch.full((n,), LATEST, device=device)
         weights = np.array([e.win_rate for e in self.entries]) ** self.config.pfsp_power + PRIORITY_FLOOR
-        ids = rng.choice(len(self.entries), size=n, p=weights / weights.sum())
-        return np.where(rng.random(n) < self.config.latest_prob, LATEST, ids)
+        weights = torch.as_tensor(weights / weights.sum(), dtype=torch.float32, device=device)
 
-    def act(self, ids: np.ndarray, obs: torch.Tensor, mask: torch.Tensor,
-            generator: torch.Generator) -> torch.Tensor:
-        """Actions for rows played by pool opponents; ``ids[i]`` is row ``i``'s opponent."""
-        actions = torch.zeros(len(ids), dtype=torch.long, device=obs.device)
-        for opponent in np.unique(ids):
-            rows = torch.as_tensor(np.flatnonzero(ids == opponent), device=obs.device)
+        def draw(generator: torch.Generator, n: int) -> torch.Tensor:
+            ids = torch.multinomial(weights, n, replacement=True, generator=generator)
+            latest = torch.rand(n, generator=generator, device=device) < latest_prob
+            return ids.masked_fill(latest, LATEST)
+
+        return draw
+
+    def act(self, ids: torch.Tensor, obs: torch.Tensor, mask: torch.Tensor, generator: torch.Generator,
+            actions: torch.Tensor) -> torch.Tensor:
+        """``actions`` with the rows whose ``ids`` name a pool opponent replaced by that opponent's
+        move (rows with ``LATEST`` keep theirs): one batched call per opponent present, found with
+        one host read of the ids present."""
+        for opponent in ids.unique().tolist():
+            if opponent == LATEST:
+                continue
+            rows = (ids == opponent).nonzero()[:, 0]
             entry = self.entries[opponent]
             if entry.kind == "scripted":
                 choice = self._scripted[entry.name](obs[rows], mask[rows], generator)
             else:
                 choice = self._network(entry).act(obs[rows], mask[rows], generator=generator)
-            actions[rows] = choice
+            actions = actions.index_copy(0, rows, choice)
         return actions
 
     def record(self, opponent: int, learner_score: float) -> None:
@@ -82,6 +94,11 @@ class OpponentPool:
         entry.learner_wins += int(learner_score == 1.0)
         entry.learner_losses += int(learner_score == 0.0)
         entry.win_rate += self.config.result_ema * ((1.0 - learner_score) - entry.win_rate)
+
+    def record_results(self, opponents: np.ndarray, learner_scores: np.ndarray) -> None:
+        """Book finished games in order: ``opponents[i]`` met a learner that scored ``learner_scores[i]``."""
+        for opponent, score in zip(opponents.tolist(), learner_scores.tolist(), strict=True):
+            self.record(opponent, score)
 
     def add_snapshot(self, name: str, model: ActorCritic) -> None:
         """Freeze a copy of the learner; drop the oldest snapshot beyond ``max_snapshots``."""

@@ -40,7 +40,6 @@ from torch import nn, optim
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from domino_env.vector.batch import hidden_hands
 from domino_env_training.checkpoints import (
     CHECKPOINT_NAME,
     CheckpointError,
@@ -57,6 +56,7 @@ from domino_env_training.networks import ActorCritic
 from domino_env_training.pool import LATEST, OpponentPool
 from domino_env_training.rollout import (
     OBSERVATION_ENCODER,
+    DeviceGame,
     GameFactory,
     assign_seats,
     game_factory,
@@ -207,8 +207,7 @@ class Clock:
 
 @dataclass
 class RolloutBuffers:
-    """Rollout storage, time-major like CleanRL's: torch where the update reads it, numpy where the
-    per-seat GAE does."""
+    """Rollout storage, time-major like CleanRL's, all on the run's device."""
 
     obs: torch.Tensor
     hands: torch.Tensor | None
@@ -216,12 +215,16 @@ class RolloutBuffers:
     mask: torch.Tensor
     actions: torch.Tensor
     logprobs: torch.Tensor
-    values: np.ndarray
-    seats: np.ndarray
-    learner: np.ndarray
+    values: torch.Tensor
+    seats: torch.Tensor
+    learner: torch.Tensor
     """whether the learner's network took the decision (else a pool opponent did)"""
-    rewards: np.ndarray
-    dones: np.ndarray
+    rewards: torch.Tensor
+    dones: torch.Tensor
+    results: torch.Tensor
+    """the learner's score (1, 0.5, 0) in a game against a pool opponent that ended at the step, else NaN"""
+    opponents: torch.Tensor
+    """that game's pool opponent"""
 
     @classmethod
     def zeros(cls, setup: Setup) -> RolloutBuffers:
@@ -232,12 +235,20 @@ class RolloutBuffers:
             mask=torch.zeros((*shape, setup.num_actions), dtype=torch.bool, device=device),
             actions=torch.zeros(shape, dtype=torch.long, device=device),
             logprobs=torch.zeros(shape, device=device),
-            values=np.zeros(shape, dtype=np.float32),
-            seats=np.zeros(shape, dtype=np.int64),
-            learner=np.zeros(shape, dtype=bool),
-            rewards=np.zeros((*shape, setup.num_players), dtype=np.float32),
-            dones=np.zeros(shape, dtype=bool),
+            values=torch.zeros(shape, device=device),
+            seats=torch.zeros(shape, dtype=torch.long, device=device),
+            learner=torch.zeros(shape, dtype=torch.bool, device=device),
+            rewards=torch.zeros((*shape, setup.num_players), device=device),
+            dones=torch.zeros(shape, dtype=torch.bool, device=device),
+            results=torch.zeros(shape, device=device),
+            opponents=torch.zeros(shape, dtype=torch.long, device=device),
         )
+
+    def pool_results(self) -> tuple[np.ndarray, np.ndarray]:
+        """The games against pool opponents that ended in the rollout, in the order they ended:
+        ``(opponents, learner scores)``, read back from the device once per rollout."""
+        ended = ~self.results.isnan()
+        return self.opponents[ended].cpu().numpy(), self.results[ended].cpu().numpy()
 
 
 @dataclass
@@ -301,20 +312,20 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
     bar = tqdm(total=setup.num_iterations * setup.steps_per_iteration, initial=learner.global_step,
                unit="step", disable=not progress, dynamic_ncols=True)
     while learner.iteration < setup.num_iterations and not clock.out_of_time(config.time_budget_s):
-        rng, game_seed, torch_seed = iteration_seeds(config.seed, learner.iteration)
+        _, game_seed, torch_seed = iteration_seeds(config.seed, learner.iteration)
         generator = torch.Generator(device=setup.device).manual_seed(torch_seed)
         if hp.anneal_lr:
             learner.optimizer.param_groups[0]["lr"] = (1.0 - learner.iteration / setup.num_iterations) * hp.lr
 
         # ----- rollout: fresh games, the learner on its seats, pool opponents on the others -----
-        scores = collect_rollout(setup, learner, buffers, rng, game_seed, generator)
+        scores = collect_rollout(setup, learner, buffers, game_seed, generator)
         learner.global_step += setup.steps_per_iteration
 
         # ----- advantages along each seat's own decisions -----
         batch = learner_batch(setup, buffers)
 
         # ----- PPO update: clipped surrogate, clipped value loss, entropy over legal actions -----
-        stats = ppo_update(setup, learner, batch, rng)
+        stats = ppo_update(setup, learner, batch, generator)
 
         # ----- pool, evaluation, logging, checkpoint -----
         learner.iteration += 1
@@ -346,8 +357,8 @@ def make_setup(config: Config, make_game: GameFactory | None, *, resume: bool, o
         raise ConfigError(f"{checkpoint_path} exists: resume that run (--resume), start it again "
                           "(--overwrite), or choose another name")
     remove_stale_temporaries(checkpoint_path)  # left by a process killed while writing a checkpoint
-    make_game = make_game or game_factory(config.game)
     device = resolve_device(config.device)
+    make_game = make_game or game_factory(config.game, device)
     probe = make_game(1, config.seed)
     sides = seat_sides(config.game)
     num_iterations = max(1, config.total_steps // (config.ppo.num_envs * config.ppo.num_steps))
@@ -418,27 +429,28 @@ def imitate_teacher(setup: Setup, learner: Learner, writer: SummaryWriter, clock
 
 # ----- rollout ---------------------------------------------------------------------------------------
 
-def collect_rollout(setup: Setup, learner: Learner, buffers: RolloutBuffers, rng: np.random.Generator,
-                    game_seed: int, generator: torch.Generator) -> list[float]:
+def collect_rollout(setup: Setup, learner: Learner, buffers: RolloutBuffers, game_seed: int,
+                    generator: torch.Generator) -> list[float]:
     """Play ``num_steps`` batched steps of fresh games into ``buffers``: the learner's network acts on
     its seats, each game's pool opponent on the others, and a finished game starts again with a new
-    opponent and seating. Returns the learner's results in the finished games against pool opponents
-    (self-play games score nothing), which the pool has recorded for its sampling weights."""
+    opponent and seating. Every draw comes from ``generator`` and everything stays on the run's device
+    (one host read per step: which pool opponents are present). Returns the learner's results in the
+    finished games against pool opponents (self-play games score nothing), which the pool then books
+    for its sampling weights."""
     hp, device, pool, agent = setup.config.ppo, setup.device, learner.pool, learner.agent
-    envs = setup.make_game(hp.num_envs, game_seed)
+    envs = DeviceGame(setup.make_game(hp.num_envs, game_seed), device)
+    sides = torch.as_tensor(setup.sides, device=device)
     batch = envs.reset()
-    opponent = pool.sample(rng, hp.num_envs)
-    learner_seats = assign_seats(opponent, setup.sides, rng)
-    episode_return = np.zeros((hp.num_envs, setup.num_players))
-    games = np.arange(hp.num_envs)
-    scores: list[float] = []
+    draw_opponents = pool.sampler(device)
+    opponent = draw_opponents(generator, hp.num_envs)
+    learner_seats = assign_seats(opponent, sides, generator)
+    episode_return = torch.zeros((hp.num_envs, setup.num_players), device=device)
     for step in range(hp.num_steps):
-        obs = torch.as_tensor(batch.obs, device=device)
-        mask = torch.as_tensor(batch.mask, device=device)
-        learner_turn = learner_seats[games, batch.seat]
+        obs, mask, seat = batch.obs, batch.mask, batch.seat
+        learner_turn = learner_seats.gather(1, seat[:, None])[:, 0]
         critic_input = None
         if setup.hands_dim:
-            hidden = torch.as_tensor(hidden_hands(envs, batch.seat, setup.tiles), device=device)
+            hidden = envs.hidden_hands(seat, setup.tiles)
             buffers.hands[step] = hidden
             if setup.centralized:
                 critic_input = torch.cat([obs, hidden], dim=-1)
@@ -446,27 +458,24 @@ def collect_rollout(setup: Setup, learner: Learner, buffers: RolloutBuffers, rng
             action, logprob, _, value = agent.get_action_and_value(
                 obs, mask, generator=generator, critic_input=critic_input
             )
-            if not learner_turn.all():
-                rows = torch.as_tensor(np.flatnonzero(~learner_turn), device=device)
-                action[rows] = pool.act(opponent[rows.cpu().numpy()], obs[rows], mask[rows], generator)
+            action = pool.act(opponent.masked_fill(learner_turn, LATEST), obs, mask, generator, action)
         buffers.obs[step], buffers.mask[step], buffers.actions[step] = obs, mask, action
-        buffers.logprobs[step], buffers.values[step] = logprob, value.cpu().numpy()
-        buffers.seats[step], buffers.learner[step] = batch.seat, learner_turn
+        buffers.logprobs[step], buffers.values[step] = logprob, value
+        buffers.seats[step], buffers.learner[step] = seat, learner_turn
 
-        batch = envs.step(action.cpu().numpy())
-        buffers.rewards[step], buffers.dones[step] = batch.rewards, batch.done
+        batch = envs.step(action)
+        ended = batch.done
+        buffers.rewards[step], buffers.dones[step] = batch.rewards, ended
         episode_return += batch.rewards
-        ended = np.flatnonzero(batch.done)
-        if ended.size:
-            for g, score in zip(ended, learner_score(episode_return[ended], learner_seats[ended]),
-                                strict=True):
-                if opponent[g] != LATEST:
-                    pool.record(opponent[g], score)
-                    scores.append(score)
-            episode_return[ended] = 0.0
-            opponent[ended] = pool.sample(rng, ended.size)
-            learner_seats[ended] = assign_seats(opponent[ended], setup.sides, rng)
-    return scores
+        scored = ended & (opponent != LATEST)
+        buffers.results[step] = learner_score(episode_return, learner_seats).masked_fill(~scored, torch.nan)
+        buffers.opponents[step] = opponent
+        episode_return.masked_fill_(ended[:, None], 0.0)
+        opponent = torch.where(ended, draw_opponents(generator, hp.num_envs), opponent)
+        learner_seats = torch.where(ended[:, None], assign_seats(opponent, sides, generator), learner_seats)
+    opponents, scores = buffers.pool_results()
+    pool.record_results(opponents, scores)
+    return scores.tolist()
 
 
 # ----- advantages -----------------------------------------------------------------------------------
@@ -474,12 +483,12 @@ def collect_rollout(setup: Setup, learner: Learner, buffers: RolloutBuffers, rng
 def learner_batch(setup: Setup, buffers: RolloutBuffers) -> LearnerBatch:
     """GAE along each seat's own decisions (``rollout.per_seat_gae``), then the learner's complete
     transitions only: opponents' decisions and those whose return the rollout cut off are dropped."""
-    hp, device = setup.config.ppo, setup.device
+    hp = setup.config.ppo
     advantages, returns, valid = per_seat_gae(
         buffers.seats, buffers.learner, buffers.values, buffers.rewards * hp.reward_scale, buffers.dones,
         hp.gamma, hp.gae_lambda,
     )
-    keep = torch.as_tensor(np.flatnonzero(valid.reshape(-1)), device=device)
+    keep = valid.reshape(-1).nonzero()[:, 0]
     if keep.numel() == 0:
         raise RuntimeError("no complete learner transition in a rollout: increase ppo.num_steps")
     return LearnerBatch(
@@ -488,23 +497,24 @@ def learner_batch(setup: Setup, buffers: RolloutBuffers) -> LearnerBatch:
         mask=buffers.mask.reshape(-1, setup.num_actions)[keep],
         actions=buffers.actions.reshape(-1)[keep],
         logprobs=buffers.logprobs.reshape(-1)[keep],
-        advantages=torch.as_tensor(advantages.reshape(-1), device=device)[keep],
-        returns=torch.as_tensor(returns.reshape(-1), device=device)[keep],
-        values=torch.as_tensor(buffers.values.reshape(-1), device=device)[keep],
+        advantages=advantages.reshape(-1)[keep],
+        returns=returns.reshape(-1)[keep],
+        values=buffers.values.reshape(-1)[keep],
     )
 
 
 # ----- PPO update -----------------------------------------------------------------------------------
 
-def ppo_update(setup: Setup, learner: Learner, batch: LearnerBatch, rng: np.random.Generator) -> UpdateStats:
+def ppo_update(setup: Setup, learner: Learner, batch: LearnerBatch,
+               generator: torch.Generator) -> UpdateStats:
     """CleanRL's update: ``update_epochs`` passes over ``batch`` in ``num_minibatches`` minibatches
-    (shuffled by ``rng``), one clipped gradient step each, stopping early once the approximate KL of
+    (shuffled by ``generator``), one clipped gradient step each, stopping early once the approximate KL of
     an epoch's last minibatch passes ``target_kl``."""
     hp, agent, optimizer = setup.config.ppo, learner.agent, learner.optimizer
     minibatch_size = math.ceil(batch.size / hp.num_minibatches)
     clipfracs = []
     for _epoch in range(hp.update_epochs):
-        order = torch.as_tensor(rng.permutation(batch.size), device=setup.device)
+        order = torch.randperm(batch.size, generator=generator, device=setup.device)
         for start in range(0, batch.size, minibatch_size):
             losses = minibatch_losses(setup, agent, batch, order[start:start + minibatch_size])
             clipfracs.append(losses.clipfrac)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from domino_env.bots.batched import BatchedPolicy, make_batched_bot
+from domino_env.bots.batched import BatchedLineGreedy, BatchedPolicy, make_batched_bot
 from domino_env_training.config import GameConfig
 
 ScriptedPolicy = Callable[[torch.Tensor, torch.Tensor, torch.Generator], torch.Tensor]
@@ -38,7 +38,11 @@ class TensorPolicy:
 
 
 def make_scripted(name: str, game: GameConfig) -> ScriptedPolicy:
-    """The batched policy of scripted opponent ``name`` for ``game`` (names validated by the config)."""
+    """The batched policy of scripted opponent ``name`` for ``game`` (names validated by the config):
+    a torch program (line ``greedy``) answers on the tensors' device, a numpy one on the CPU."""
     if name == "random":
         return random_actions
-    return TensorPolicy(make_batched_bot(game.name, name, game.options))
+    policy = make_batched_bot(game.name, name, game.options)
+    if isinstance(policy, BatchedLineGreedy):
+        return lambda obs, mask, generator: policy(obs, mask)
+    return TensorPolicy(policy)

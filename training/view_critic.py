@@ -15,21 +15,17 @@ training checkpoint like any other, with ``network.centralized_critic`` off, whi
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 import torch
 from torch import nn, optim
 
-from domino_env.vector.batch import hidden_hands
 from domino_env_training.agent import PolicyAgent
 from domino_env_training.checkpoints import load_checkpoint, save_checkpoint
 from domino_env_training.networks import ActorCritic, mlp
 from domino_env_training.ppo import iteration_seeds
-from domino_env_training.rollout import GameFactory, game_factory, num_tiles, per_seat_gae
+from domino_env_training.rollout import DeviceGame, GameFactory, game_factory, num_tiles, per_seat_gae
 
 
 @dataclass
@@ -46,44 +42,39 @@ class ViewCriticFit:
     """held-out decisions"""
 
 
-HandsInput = Callable[[Any, np.ndarray], torch.Tensor]
-"""``(envs, acting seats)`` -> the oracle critic's extra input, the other seats' hands."""
-
-
 def self_play_returns(
     model: ActorCritic, make_game: GameFactory, num_envs: int, num_steps: int, seed: int, reward_scale: float,
-    hands_input: HandsInput | None = None,
+    oracle_tiles: int = 0,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
     """One rollout of the policy in every seat: the observations of its decisions whose game ends
-    inside the rollout, their Monte Carlo returns (scaled) and, with ``hands_input``, the oracle
-    critic's values of the same decisions."""
-    rng, game_seed, torch_seed = iteration_seeds(seed, 0)
+    inside the rollout, their Monte Carlo returns (scaled) and, with ``oracle_tiles`` (tiles in a
+    hand), the oracle critic's values of the same decisions (it reads the other seats' hands)."""
+    _, game_seed, torch_seed = iteration_seeds(seed, 0)
     generator = torch.Generator().manual_seed(torch_seed)
-    envs = make_game(num_envs, game_seed)
+    envs = DeviceGame(make_game(num_envs, game_seed), torch.device("cpu"))
     batch = envs.reset()
     obs_rows, oracle_rows, seats, rewards, dones = [], [], [], [], []
     for _ in range(num_steps):
-        obs = torch.as_tensor(batch.obs)
         with torch.no_grad():
-            action = model.act(obs, torch.as_tensor(batch.mask), generator=generator)
-            if hands_input is not None:
-                oracle_rows.append(model.get_value(torch.cat([obs, hands_input(envs, batch.seat)], dim=-1)))
-        obs_rows.append(obs)
+            action = model.act(batch.obs, batch.mask, generator=generator)
+            if oracle_tiles:
+                hands = envs.hidden_hands(batch.seat, oracle_tiles)
+                oracle_rows.append(model.get_value(torch.cat([batch.obs, hands], dim=-1)))
+        obs_rows.append(batch.obs)
         seats.append(batch.seat)
-        batch = envs.step(action.numpy())
+        batch = envs.step(action)
         rewards.append(batch.rewards)
         dones.append(batch.done)
-    seats_arr, dones_arr = np.stack(seats), np.stack(dones)
-    _, returns, valid = per_seat_gae(seats_arr, np.ones_like(seats_arr, dtype=bool), np.zeros(seats_arr.shape,
-                                     dtype=np.float32), np.stack(rewards) * reward_scale, dones_arr,
-                                     gamma=1.0, gae_lambda=1.0)
+    seats_t, dones_t = torch.stack(seats), torch.stack(dones)
+    _, returns, valid = per_seat_gae(seats_t, torch.ones_like(dones_t), torch.zeros(seats_t.shape),
+                                     torch.stack(rewards) * reward_scale, dones_t, gamma=1.0, gae_lambda=1.0)
     # per_seat_gae also keeps decisions whose seat acts again in a game still running at the end; with
     # zero values their returns would stop short of the game's end, so only ended games are kept.
-    game_ends_later = np.flip(np.logical_or.accumulate(np.flip(dones_arr, 0), axis=0), 0)
-    keep = torch.as_tensor(np.flatnonzero((valid & game_ends_later).reshape(-1)))
+    game_ends_later = dones_t.flip(0).cummax(dim=0).values.flip(0)
+    keep = (valid & game_ends_later).reshape(-1).nonzero()[:, 0]
     obs_all = torch.stack(obs_rows).reshape(-1, model.obs_dim)[keep]
     oracle = torch.stack(oracle_rows).reshape(-1)[keep] if oracle_rows else None
-    return obs_all, torch.as_tensor(returns.reshape(-1))[keep], oracle
+    return obs_all, returns.reshape(-1)[keep], oracle
 
 
 def explained_variance(predicted: torch.Tensor, target: torch.Tensor) -> float:
@@ -117,14 +108,10 @@ def fit_view_critic(source: str | Path, target: str | Path, *, rollouts: int = 2
                 loss.backward()
                 nn.utils.clip_grad_norm_(critic.parameters(), config.ppo.max_grad_norm)
                 optimizer.step()
-    hands_input = None
-    if model.critic_dim != model.obs_dim:  # the run's oracle critic, scored on the same held-out decisions
-        tiles = num_tiles(config.game)
-
-        def hands_input(envs: Any, seat: np.ndarray) -> torch.Tensor:
-            return torch.as_tensor(hidden_hands(envs, seat, tiles))
+    # the run's oracle critic (it reads the hidden hands), scored on the same held-out decisions
+    oracle_tiles = num_tiles(config.game) if model.critic_dim != model.obs_dim else 0
     obs, returns, oracle = self_play_returns(model, make_game, num_envs, num_steps, seed + rollouts, scale,
-                                             hands_input)
+                                             oracle_tiles)
     with torch.no_grad():
         fitted = explained_variance(critic(obs).squeeze(-1), returns)
     result = ViewCriticFit(positions, fitted, None if oracle is None else explained_variance(oracle, returns),

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+import torch
 
 from domino_env.bots.line import GreedyWeights
 from domino_env.bots.texas42 import HeuristicTexas42Agent
@@ -51,7 +52,10 @@ def random_actions(obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) 
 
 
 class BatchedLineGreedy:
-    """``bots.line.GreedyLineAgent``'s score (its ``GreedyWeights``), for a batch of compact observations."""
+    """``bots.line.GreedyLineAgent``'s score (its ``GreedyWeights``), for a batch of compact observations.
+
+    One torch program: given numpy arrays it answers in numpy (on the CPU), given tensors it answers
+    on their device, so the trainer's rollouts on a GPU seat it without a copy to the host."""
 
     def __init__(self, options: Mapping[str, Any], weights: GreedyWeights | None = None):
         from domino_env.vector.line import VectorLineGame
@@ -63,70 +67,80 @@ class BatchedLineGreedy:
         self.block = cfg.variant == "block"
         self.lay = line_compact.slot_slices(cfg)
         per_action = np.arange(self.t).repeat(2)  # placement action 2t + side plays tile t
-        self.low = np.array(ts.low)[per_action]
-        self.high = np.array(ts.high)[per_action]
-        self.side = np.arange(2 * self.t) % 2
-        self.pips = np.array(ts.pips, np.float64)[per_action]
-        self.double = (self.low == self.high).astype(np.float64)
+        low, high = np.array(ts.low)[per_action], np.array(ts.high)[per_action]
         # suit[t, v]: tile t holds number v.
-        self.suit = np.array(
-            [[v in (ts.low[i], ts.high[i]) for v in range(self.v)] for i in range(self.t)], np.float64
-        )
+        suit = np.array([[v in (ts.low[i], ts.high[i]) for v in range(self.v)] for i in range(self.t)],
+                        np.float64)
         relative = np.arange(1, self.n)
-        self.partner = (relative % 2 == 0) if cfg.teams else np.zeros(self.n - 1, bool)
+        self._tables = {
+            "low": low, "high": high, "side": np.arange(2 * self.t) % 2,
+            "pips": np.array(ts.pips, np.float64)[per_action], "double": (low == high).astype(np.float64),
+            "suit": suit, "suit_by_action": suit.repeat(2, axis=0).T,  # (V, 2T)
+            "partner": (relative % 2 == 0) if cfg.teams else np.zeros(self.n - 1, bool),
+        }
+        self._on: dict[torch.device, dict[str, torch.Tensor]] = {}
 
-    def __call__(
-        self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None
-    ) -> np.ndarray:
-        t, v, lay = self.t, self.v, self.lay
-        obs = np.asarray(obs, np.float64)
-        mask = np.asarray(mask, bool)
+    def _tables_on(self, device: torch.device) -> dict[str, torch.Tensor]:
+        if device not in self._on:
+            self._on[device] = {k: torch.as_tensor(v, device=device) for k, v in self._tables.items()}
+        return self._on[device]
+
+    def __call__(self, obs: Any, mask: Any, rng: Any = None) -> Any:
+        if isinstance(obs, torch.Tensor):
+            return self.scores_to_actions(obs, torch.as_tensor(mask, dtype=torch.bool, device=obs.device))
+        obs, mask = torch.from_numpy(np.asarray(obs)), torch.from_numpy(np.asarray(mask, bool))
+        return self.scores_to_actions(obs, mask).numpy()
+
+    def scores_to_actions(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The greedy move of every row: the best-scoring placement, else draw, else pass."""
+        t, v, lay, k = self.t, self.v, self.lay, self._tables_on(obs.device)
+        obs = obs.to(torch.float64)
         hand, unknown = obs[:, lay["hand"]], obs[:, lay["unknown"]]
         left_hot, right_hot = obs[:, lay["left_end"]], obs[:, lay["right_end"]]
         empty = left_hot.sum(-1) == 0
         left, right = left_hot.argmax(-1), right_hot.argmax(-1)
 
         # Open ends after each placement (pips - matched end is the tile's other half).
-        total = (self.low + self.high)[None, :]
-        new_left = np.where(self.side == 0, total - left[:, None], left[:, None])
-        new_right = np.where(self.side == 1, total - right[:, None], right[:, None])
-        new_left = np.where(empty[:, None], self.low[None, :], new_left).clip(0, v - 1)
-        new_right = np.where(empty[:, None], self.high[None, :], new_right).clip(0, v - 1)
+        low, high, side = k["low"][None, :], k["high"][None, :], k["side"][None, :]
+        new_left = torch.where(side == 0, low + high - left[:, None], left[:, None])
+        new_right = torch.where(side == 1, low + high - right[:, None], right[:, None])
+        new_left = torch.where(empty[:, None], low, new_left).clamp(0, v - 1)
+        new_right = torch.where(empty[:, None], high, new_right).clamp(0, v - 1)
 
         # Tiles left in hand on each new end (the played tile no longer counts).
-        held = hand @ self.suit  # (B, V) tiles in hand per number
-        suit_by_action = self.suit.repeat(2, axis=0).T  # (V, 2T)
-        actions = np.arange(2 * t)
-        keep = sum(np.take_along_axis(held, e, 1) - suit_by_action[e, actions] for e in (new_left, new_right))
+        held = hand @ k["suit"]  # (B, V) tiles in hand per number
+        actions = torch.arange(2 * t, device=obs.device)
+        keep = sum(held.gather(1, e) - k["suit_by_action"][e, actions] for e in (new_left, new_right))
 
         # Voids of the other seats, relative seats 1..n-1, on either new end.
         voids = obs[:, lay["voids"]].reshape(-1, self.n - 1, v)
-        void_on = (
-            np.take_along_axis(voids, new_left[:, None, :], 2)
-            + np.take_along_axis(voids, new_right[:, None, :], 2)
-        ) > 0
-        opponents = void_on[:, ~self.partner].sum(1).astype(np.float64)
-        partners = void_on[:, self.partner].sum(1).astype(np.float64)
+        reach = (-1, self.n - 1, 2 * t)
+        void_on = (voids.gather(2, new_left[:, None, :].expand(reach))
+                   + voids.gather(2, new_right[:, None, :].expand(reach))) > 0
+        partner = k["partner"]
+        opponents = void_on[:, ~partner].sum(1).to(torch.float64)
+        partners = void_on[:, partner].sum(1).to(torch.float64)
 
         w = self.w
-        pip_weight = np.full(obs.shape[0], w.pips, np.float64)
+        pip_weight = torch.full((obs.shape[0],), w.pips, dtype=torch.float64, device=obs.device)
         if self.block:  # at most one unknown tile fits an open end: lower the pip total
-            fits = ((self.suit.T[left] + self.suit.T[right]) > 0).astype(np.float64)
+            suit_t = k["suit"].T
+            fits = ((suit_t[left] + suit_t[right]) > 0).to(torch.float64)
             near_block = ~empty & ((unknown * fits).sum(-1) <= 1)
-            pip_weight = np.where(near_block, w.blocking_pips, w.pips)
+            pip_weight = torch.where(near_block, w.blocking_pips, w.pips)
 
         score = (
-            pip_weight[:, None] * self.pips
-            + w.double * self.double
+            pip_weight[:, None] * k["pips"]
+            + w.double * k["double"]
             + w.keep * keep
             + w.opponent_void * opponents
             - w.partner_void * partners
         )
         placements = mask[:, : 2 * t]
-        score = np.where(placements, score, -np.inf)
+        score = score.masked_fill(~placements, -torch.inf)
         best = score.argmax(-1)  # first maximum: ties go to the lowest action id, as in the bot
-        fallback = np.where(mask[:, 2 * t], 2 * t, 2 * t + 1)
-        return np.where(placements.any(-1), best, fallback).astype(np.int64)
+        fallback = torch.where(mask[:, 2 * t], 2 * t, 2 * t + 1)
+        return torch.where(placements.any(-1), best, fallback)
 
 
 class BatchedTexas42Heuristic:

@@ -25,6 +25,10 @@ the next episode. The partial reset after it (``maybe_reset``, what non-stopping
 collectors call) only clears the done flags, and a ``reset`` with ``"_reset"`` gives the same
 without dealing again; a reset without ``"_reset"`` deals every game anew. Imports ``torch``,
 ``tensordict`` and ``torchrl`` (the ``torchrl`` extra) when imported.
+
+``device=None`` steps the numpy engine on the host; any ``device`` (``"cpu"``, ``"cuda"``) steps the
+torch engine (``vector/line_torch.py``, ``vector/texas42_torch.py``) there, so every key is made on
+that device and a policy there never waits for a copy.
 """
 
 from __future__ import annotations
@@ -38,7 +42,9 @@ from torchrl.data import Bounded, Categorical, Composite, Unbounded
 from torchrl.envs import EnvBase
 
 from domino_env.games import get_game
+from domino_env.vector import torch_batch
 from domino_env.vector.batch import Batch, hidden_hands
+from domino_env.vector.torch_batch import resolve_device
 
 
 class DominoTorchRLEnv(EnvBase):
@@ -53,11 +59,13 @@ class DominoTorchRLEnv(EnvBase):
         *,
         seed: int | None = None,
         state: bool = False,
+        device: str | torch.device | None = None,
         **options: Any,
     ):
         record = get_game(game)
         config = record.config(**options)
-        self._engine_class = record.vector_class(config)
+        self._engine_device = None if device is None else resolve_device(device)
+        self._engine_class = record.vector_class(config) if device is None else record.torch_class(config)
         if self._engine_class is None:
             raise ValueError(
                 f"no batched engine plays these {game} options ({options}); use "
@@ -65,9 +73,9 @@ class DominoTorchRLEnv(EnvBase):
             )
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer >= 1, got {num_envs!r}")
-        super().__init__(batch_size=torch.Size([int(num_envs)]), device="cpu")
+        super().__init__(batch_size=torch.Size([int(num_envs)]), device=self._engine_device or "cpu")
         self.game, self.options, self.with_state = game, dict(options), bool(state)
-        self.engine = self._engine_class(int(num_envs), seed=seed, **options)
+        self.engine = self._new_engine(seed)
         self.num_players, self.num_actions = self.engine.num_players, self.engine.num_actions
         self.num_tiles = record.num_tiles(config)
         b = self.batch_size
@@ -101,10 +109,12 @@ class DominoTorchRLEnv(EnvBase):
         if self._batch is None:
             raise RuntimeError("step() before reset(): call reset() first to deal the games")
         # The engine refuses anything but legal integer actions of shape (B,), leaving the games as they were.
-        batch = self._batch = self.engine.step(tensordict.get("action").detach().cpu().numpy())
-        done = torch.from_numpy(batch.done).unsqueeze(-1)
+        action = tensordict.get("action").detach()
+        on_host = self._engine_device is None
+        batch = self._batch = self.engine.step(action.cpu().numpy() if on_host else action)
+        done = torch.as_tensor(batch.done).unsqueeze(-1)
         return self._observe(
-            batch, reward=torch.from_numpy(batch.rewards), done=done, terminated=done.clone()
+            batch, reward=torch.as_tensor(batch.rewards), done=done, terminated=done.clone()
         )
 
     def maybe_reset(self, tensordict: TensorDictBase) -> TensorDictBase:
@@ -121,21 +131,29 @@ class DominoTorchRLEnv(EnvBase):
 
     def _set_seed(self, seed: int | None) -> None:
         """Rebuild the games from ``seed`` (every deal comes from the engine's generator)."""
-        self.engine = self._engine_class(int(self.batch_size[0]), seed=seed, **self.options)
+        self.engine = self._new_engine(seed)
         self._batch = None
+
+    def _new_engine(self, seed: int | None) -> Any:
+        on_device = {} if self._engine_device is None else {"device": self._engine_device}
+        return self._engine_class(int(self.batch_size[0]), seed=seed, **on_device, **self.options)
 
     # ----- helpers ---------------------------------------------------------------------------------
     def _observe(self, batch: Batch, **step_fields: torch.Tensor) -> TensorDictBase:
         """The acting seats' view of ``batch``, with ``step_fields`` (reward, done) added; built in
         one go on the env's device, since TorchRL copies a device-less tensordict when it nests it."""
-        mask = torch.from_numpy(batch.mask)
+        mask = torch.as_tensor(batch.mask)
         self.action_spec.update_mask(mask)
         fields = {
-            "observation": torch.from_numpy(batch.obs),
+            "observation": torch.as_tensor(batch.obs),
             "action_mask": mask,
-            "seat": torch.from_numpy(batch.seat),
+            "seat": torch.as_tensor(batch.seat),
             **step_fields,
         }
         if self.with_state:
-            fields["state"] = torch.from_numpy(hidden_hands(self.engine, batch.seat, self.num_tiles))
+            fields["state"] = (
+                torch.from_numpy(hidden_hands(self.engine, batch.seat, self.num_tiles))
+                if self._engine_device is None
+                else torch_batch.hidden_hands(self.engine.hand_tiles, batch.seat)
+            )
         return TensorDict(fields, batch_size=self.batch_size, device=self.device)

@@ -41,14 +41,48 @@ def one_thread():
     torch.set_num_threads(threads)
 
 
+DEVICES = [
+    pytest.param(None, id="numpy engine"),
+    pytest.param("cpu", id="torch engine cpu"),
+    pytest.param("cuda", id="torch engine cuda",
+                 marks=pytest.mark.skipif(not torch.cuda.is_available(), reason="torch sees no CUDA device")),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("options", CONFIGS.values(), ids=CONFIGS.keys())
-def test_specs_hold_on_rollouts(options):
-    env = DominoTorchRLEnv(num_envs=32, **options)
+def test_specs_hold_on_rollouts(options, device):
+    env = DominoTorchRLEnv(num_envs=32, device=device, **options)
     check_env_specs(env, seed=0)  # random actions from the masked action spec: all legal
     data = env.rollout(40, break_when_any_done=False)
     assert data.shape == (32, 40) and data["next", "done"].any()
     assert data["next", "reward"].shape == (32, 40, env.num_players)
     assert (data["action_mask"].gather(-1, data["action"].unsqueeze(-1))).all()
+    if device is not None:  # every key made on the engine's device
+        assert {value.device.type for value in data.values(True, True)} == {torch.device(device).type}
+
+
+@pytest.mark.parametrize("game, options", [("dominoes", dict(variant="block", num_players=4, teams=True)),
+                                           ("texas42", dict())], ids=["block 4p teams", "texas42"])
+def test_device_env_steps_the_torch_engine_step_by_step(game, options):
+    """With ``device``, the env is the torch engine's batches and its other seats' hands, unchanged."""
+    env = DominoTorchRLEnv(game, 16, seed=4, state=True, device="cpu", **options)
+    data = env.rollout(80, break_when_any_done=False)
+    engine = type(env.engine)(16, seed=4, device="cpu", **options)
+    batch = engine.reset()
+    tiles = engine.hand_tiles.shape[-1]
+    for t in range(80):
+        step = data[:, t]
+        assert torch.equal(step["observation"], batch.obs), f"step {t}"
+        assert torch.equal(step["action_mask"], batch.mask) and torch.equal(step["seat"], batch.seat)
+        others = [(batch.seat + r) % engine.num_players for r in range(1, engine.num_players)]
+        want = torch.cat([engine.hand_tiles[torch.arange(16), seat] for seat in others], dim=1).float()
+        assert torch.equal(step["state"], want)
+        assert step["state"].shape[-1] == (engine.num_players - 1) * tiles
+        batch = engine.step(step["action"])
+        assert torch.equal(step["next", "reward"], batch.rewards)
+        assert torch.equal(step["next", "done"].squeeze(-1), batch.done)
+    assert data["next", "done"].sum() > 5
 
 
 def test_rollout_equals_the_engine_step_by_step():

@@ -17,12 +17,14 @@ GPU_CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs" / "gpu").g
 
 @pytest.mark.parametrize("path", GPU_CONFIGS, ids=lambda p: p.name)
 def test_gpu_configs_are_valid_and_ask_for_cuda(path):
-    """Checked without ``load_config``'s machine check, which refuses ``device: cuda`` on a CPU."""
+    """Checked without ``load_config``'s machine check, which refuses ``device: cuda`` on a CPU; each
+    keeps its games on the GPU (the torch engine: ``backend`` torch, or auto on CUDA) in large batches."""
     import yaml
 
     config = from_dict(yaml.safe_load(path.read_text()))
     assert config.device == "cuda"
-    assert config.ppo.num_envs == 4096
+    assert config.game.backend in ("torch", "auto") and config.game.torch_class() is not None
+    assert config.ppo.num_envs >= 4096
 
 
 def test_shipped_configs_cover_the_issue():
@@ -88,7 +90,8 @@ def test_texas42_variants_pick_a_backend_that_plays_them():
     texas88 = from_dict({"game": {"name": "texas42", "options": {"preset": "texas88"}}})
     assert texas88.game.vector_class() is None
     assert from_dict({"game": {"name": "texas42"}}).game.vector_class() is VectorTexas42Game
-    with pytest.raises(ConfigError, match="the batched Texas 42 engine is four-player only"):
-        from_dict({"game": {"name": "texas42", "options": {"preset": "texas88"}, "backend": "vector"}})
+    for backend in ("vector", "torch"):
+        with pytest.raises(ConfigError, match=f"no {backend} batched engine .* four-player only"):
+            from_dict({"game": {"name": "texas42", "options": {"preset": "texas88"}, "backend": backend}})
     with pytest.raises(ConfigError, match="three-player 42 cannot be trained"):
         from_dict({"game": {"name": "texas42", "options": {"num_players": 3}}})

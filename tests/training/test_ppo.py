@@ -75,10 +75,11 @@ def test_checkpoint_is_an_agent_for_single_and_batched_observations(tiny_config)
     assert score > 0.9
 
 
-@pytest.mark.parametrize("backend", ["vector", "fallback"])
+@pytest.mark.parametrize("backend", ["vector", "torch", "fallback"])
 def test_block_2p_end_to_end(tmp_path, backend):
-    """The real engine (and the single-game fallback) through the whole loop, briefly: the greedy
-    opponent in the pool, the harness evaluation at the end, a checkpoint playing from seat views."""
+    """The real engines (numpy, torch, and the single-game fallback) through the whole loop, briefly:
+    the greedy opponent in the pool, the harness evaluation at the end, a checkpoint playing from seat
+    views."""
     config = from_dict({
         "name": backend, "run_dir": str(tmp_path), "total_steps": 2 * 16 * 16, "eval_interval": 1,
         "eval_games": 16, "harness_every": 2, "harness_deals": 3,

@@ -7,13 +7,19 @@ deal and shaker come from the batched engine and are given to the environment th
 own generator, and the batched engine's ``dealer`` hook copies them. Both then take the same random
 legal actions, passing more often than uniform play would so that reshakes and forced bids happen.
 Every step compares seat, legal mask, observation (bit for bit), every seat's
-reward, marks and done flags.
+reward, marks and done flags. The same comparison runs the numpy engine and its torch twin
+(``TorchTexas42Game``) on the CPU and, where torch sees one, on CUDA.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
 import numpy as np
 import pytest
+import torch
 
 from domino_env.encoders.base import get_encoder
 from domino_env.encoders.texas42_compact import compact_slots, encode_compact
@@ -31,7 +37,17 @@ from domino_env.rules.texas42 import (
     Texas42Game,
 )
 from domino_env.rules.tiles import iter_bits
-from domino_env.vector import VectorTexas42Game, sample_legal
+from domino_env.vector import Batch, VectorTexas42Game, sample_legal, torch_batch
+from domino_env.vector.texas42_torch import TorchTexas42Game
+from domino_env.vector.torch_batch import seeded_generator
+
+_NO_CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="torch sees no CUDA device")
+ENGINES = [
+    pytest.param(VectorTexas42Game, id="numpy"),
+    pytest.param(partial(TorchTexas42Game, device="cpu"), id="torch-cpu"),
+    pytest.param(partial(TorchTexas42Game, device="cuda"), id="torch-cuda", marks=_NO_CUDA),
+]
+Engine = Callable[..., Any]
 
 # Every option of docs/rules.md 3.1-3.6 and of the environment (episode, reward) appears at least once.
 CONFIGS = [
@@ -47,6 +63,16 @@ CONFIGS = [
 ]
 
 
+def _host(values: Any) -> np.ndarray:
+    """A numpy engine's array as is, a torch engine's tensor copied to a host array."""
+    return values.cpu().numpy() if isinstance(values, torch.Tensor) else values
+
+
+def _host_batch(batch: Batch) -> Batch:
+    """Every field of a ``Batch`` as a host numpy array (torch engines return tensors)."""
+    return Batch(*map(_host, batch))
+
+
 def _ids(options: dict) -> str:
     return "-".join(f"{k}={v}" for k, v in options.items()) or "standard"
 
@@ -57,14 +83,14 @@ def _deal_row(game: Texas42Game) -> np.ndarray:
 
 
 class Lockstep:
-    """``num_envs`` reference environments mirrored by one ``VectorTexas42Game``."""
+    """``num_envs`` reference environments mirrored by one batched engine (``engine``: its class)."""
 
-    def __init__(self, options: dict, num_envs: int, seed: int):
+    def __init__(self, options: dict, num_envs: int, seed: int, engine: Engine = VectorTexas42Game):
         self.rng = np.random.default_rng(seed)
         self.envs = [raw_env(observation_encoder="compact", **options) for _ in range(num_envs)]
         self.live = [False] * num_envs
-        self.vec = VectorTexas42Game(num_envs, seed=seed, dealer=self._dealer, **options)
-        self.batch = self.vec.reset()
+        self.vec = engine(num_envs, seed=seed, dealer=self._dealer, **options)
+        self.batch = _host_batch(self.vec.reset())
         self.seen = dict.fromkeys(("hands", "reshakes", "forced", "plunge", "nello", "sevens"), 0)
         for g in range(num_envs):
             self._mirror(g)
@@ -77,8 +103,8 @@ class Lockstep:
 
     def _mirror(self, g: int) -> None:
         """Reset reference ``g`` to the batched engine's fresh deal and shaker."""
-        hands = [list(iter_bits(int(h))) for h in self.vec.hands[g]]
-        deal = {"hands": hands, "shaker": int(self.vec.shaker[g])}
+        hands = [list(iter_bits(int(h))) for h in _host(self.vec.hands[g])]
+        deal = {"hands": hands, "shaker": int(_host(self.vec.shaker[g]))}
         self.envs[g].reset(seed=int(self.rng.integers(2**32)), options={"deal": deal})
         self.live[g] = True
 
@@ -98,7 +124,7 @@ class Lockstep:
             seen["nello"] += a == NELLO
             seen["sevens"] += a == SEVENS
         self.live = [not env.game.is_terminal for env in self.envs]
-        self.batch = self.vec.step(actions)
+        self.batch = _host_batch(self.vec.step(actions))
         for g, env in enumerate(self.envs):
             assert self.batch.done[g] == env.game.is_terminal, f"game {g}: done differs"
             want = np.array([env.rewards[a] for a in env.possible_agents], np.float32)
@@ -107,12 +133,14 @@ class Lockstep:
                 self._mirror(g)
 
     def check(self) -> None:
-        b = self.batch
+        b, marks = self.batch, _host(self.vec.marks)
         assert b.obs.shape == (len(self.envs), self.vec.obs_dim) and b.obs.dtype == np.float32
+        assert b.seat.dtype == np.int64 and b.mask.dtype == bool and b.done.dtype == bool
+        assert b.rewards.dtype == np.float32
         for g, env in enumerate(self.envs):
             game = env.game
             assert b.seat[g] == game.current_player, f"game {g}: seat {b.seat[g]} != {game.current_player}"
-            assert self.vec.marks[g].tolist() == game.marks, f"game {g}: marks"
+            assert marks[g].tolist() == game.marks, f"game {g}: marks"
             observed = env.observe(env.agent_selection)
             np.testing.assert_array_equal(b.mask[g], observed["action_mask"] == 1, err_msg=f"mask {g}")
             assert b.obs[g].tobytes() == observed["observation"].tobytes(), (
@@ -121,8 +149,8 @@ class Lockstep:
             )
 
 
-def _run(options: dict, num_envs: int, steps: int, seed: int) -> Lockstep:
-    run = Lockstep(options, num_envs=num_envs, seed=seed)
+def _run(options: dict, num_envs: int, steps: int, seed: int, engine: Engine = VectorTexas42Game) -> Lockstep:
+    run = Lockstep(options, num_envs=num_envs, seed=seed, engine=engine)
     rng = np.random.default_rng(seed + 1)
     run.check()
     for _ in range(steps):
@@ -131,9 +159,10 @@ def _run(options: dict, num_envs: int, steps: int, seed: int) -> Lockstep:
     return run
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("options", CONFIGS, ids=_ids)
-def test_vector_equals_reference(options: dict) -> None:
-    seen = _run(options, num_envs=48, steps=130, seed=7).seen
+def test_vector_equals_reference(options: dict, engine: Engine) -> None:
+    seen = _run(options, num_envs=48, steps=130, seed=7, engine=engine).seen
     assert seen["hands"] >= 100, "too few hands scored: the comparison barely crossed a reset"
     wanted = {
         "reshakes": not options.get("forced_bid"),
@@ -146,10 +175,11 @@ def test_vector_equals_reference(options: dict) -> None:
 
 
 @pytest.mark.benchmark
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("options", CONFIGS, ids=_ids)
-def test_vector_equals_reference_long(options: dict) -> None:
+def test_vector_equals_reference_long(options: dict, engine: Engine) -> None:
     """The same comparison over many more games (``pytest -m benchmark``)."""
-    _run(options, num_envs=200, steps=400, seed=3)
+    _run(options, num_envs=200, steps=400, seed=3, engine=engine)
 
 
 def test_compact_encoder_is_registered_and_sized_by_its_slots() -> None:
@@ -210,3 +240,112 @@ def _deal_hands() -> list[list[str]]:
     rest = [TILES.name(t) for t in range(28) if TILES.name(t) not in sixes and t != TILES.index(6, 6)]
     rest.append("6-6")
     return [sixes, rest[:7], rest[7:14], rest[14:]]
+
+
+# ----- the torch engine's own API ------------------------------------------------------------
+DEVICES = ["cpu", pytest.param("cuda", marks=_NO_CUDA)]
+
+
+def _state(engine: TorchTexas42Game) -> dict[str, torch.Tensor]:
+    """Every tensor of a torch engine, copied (its whole state but the generator)."""
+    return {name: value.clone() for name, value in vars(engine).items() if isinstance(value, torch.Tensor)}
+
+
+def _random_actions(batch: Batch, generator: torch.Generator) -> torch.Tensor:
+    return torch_batch.sample_legal(batch.mask, generator)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_torch_illegal_action_is_refused_naming_the_legal_ones_and_changes_nothing(device: str) -> None:
+    engine = TorchTexas42Game(3, seed=0, device=device)
+    batch = engine.reset()
+    before = _state(engine)
+    actions = batch.mask.long().argmax(dim=1)
+    actions[1] = PLAY  # a tile during the auction
+    with pytest.raises(ValueError, match=r"illegal action 35 in game 1; legal there: \[0, 1, "):
+        engine.step(actions)
+    with pytest.raises(ValueError, match="integer"):
+        engine.step(actions.float())
+    with pytest.raises(ValueError, match="shape"):
+        engine.step(actions[:2])
+    after = _state(engine)
+    assert after.keys() == before.keys() and all(torch.equal(after[k], before[k]) for k in before)
+    actions[1] = PASS
+    batch = engine.step(actions.tolist())  # any integer array-like plays
+    assert batch.seat.device.type == device and batch.done.tolist() == [False] * 3
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_torch_given_deals_and_shakers_start_the_first_hand(device: str) -> None:
+    deals = np.stack([np.arange(28), np.arange(28)[::-1]])
+    engine = TorchTexas42Game(2, seed=0, device=device)
+    batch = engine.reset(deals=torch.as_tensor(deals), shakers=np.array([3, 1]))
+    assert batch.seat.tolist() == [0, 2]  # the seat left of the shaker bids first
+    assert engine.shaker.tolist() == [3, 1] and engine.marks.tolist() == [[0, 0], [0, 0]]
+    assert engine.hands[0].tolist() == [0x7F << (7 * i) for i in range(4)]
+    tiles = engine.hand_tiles.cpu().numpy()
+    assert tiles.shape == (2, 4, 28) and tiles.dtype == bool
+    np.testing.assert_array_equal(tiles[1, 2], np.isin(np.arange(28), 27 - np.arange(14, 21)))
+    obs = batch.obs.cpu().numpy()
+    np.testing.assert_array_equal(obs[1, :28], np.isin(np.arange(28), 27 - np.arange(14, 21)))
+    assert batch.mask[:, PASS].tolist() == [True, True]  # pass is legal for the first bidder
+    with pytest.raises(ValueError, match="permutations"):
+        engine.reset(deals=np.stack([np.arange(28), np.zeros(28, np.int64)]))
+    with pytest.raises(ValueError, match="shakers"):
+        engine.reset(shakers=[0, 4])
+
+
+@pytest.mark.parametrize("draw_ahead", [False, True], ids=["draw-when-needed", "draw-ahead"])
+@pytest.mark.parametrize("device", DEVICES)
+def test_torch_seeds_fix_the_deals(device: str, draw_ahead: bool) -> None:
+    """The same seed deals the same games (first and later hands), another seed others. Both ways of
+    drawing deals run here: on demand (the CPU's) and drawn ahead (an accelerator's)."""
+
+    def play(seed: int) -> list[list[list[int]]]:
+        engine = TorchTexas42Game(16, seed=seed, device=device)
+        engine._draw_ahead = draw_ahead
+        batch, generator = engine.reset(), seeded_generator(0, engine.device)
+        hands = [engine.hands.tolist()]
+        for _ in range(60):
+            batch = engine.step(_random_actions(batch, generator))
+            hands.append(engine.hands.tolist())
+        return hands
+
+    first = play(1)
+    assert play(1) == first
+    assert play(2)[0] != first[0]
+
+
+@pytest.mark.parametrize("num_envs", [1, 16])
+@pytest.mark.parametrize("device", DEVICES)
+def test_torch_deals_drawn_ahead_are_fresh_valid_deals(device: str, num_envs: int) -> None:
+    """Drawn ahead (a quarter of the games redrawn per step), no game gets a deal twice."""
+    engine = TorchTexas42Game(num_envs, seed=5, device=device)
+    engine._draw_ahead = True
+    batch, generator = engine.reset(), seeded_generator(6, engine.device)
+    deals = set()
+    for _ in range(250):
+        fresh = (engine.bids == -1).all(dim=1).tolist()  # a new hand: no bid yet
+        for hands, new in zip(engine.hands.tolist(), fresh, strict=True):
+            if new:
+                assert sorted(bin(h).count("1") for h in hands) == [7] * 4
+                assert hands[0] | hands[1] | hands[2] | hands[3] == TILES.full_mask
+                assert tuple(hands) not in deals, "a deal came twice"
+                deals.add(tuple(hands))
+        batch = engine.step(_random_actions(batch, generator))
+    assert len(deals) > 8 * num_envs
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_torch_unchecked_actions_play_the_same(device: str) -> None:
+    options = dict(nello="low", sevens=True, plunge=True, episode="game", target_marks=3)
+    checked = TorchTexas42Game(32, seed=4, device=device, **options)
+    trusted = TorchTexas42Game(32, seed=4, device=device, check_actions=False, **options)
+    generator = seeded_generator(9, checked.device)
+    a, b = checked.reset(), trusted.reset()
+    for _ in range(150):
+        for x, y in zip(a, b, strict=True):
+            assert torch.equal(x, y)
+        actions = _random_actions(a, generator)
+        a, b = checked.step(actions), trusted.step(actions)
+    assert checked.marks.tolist() == trusted.marks.tolist()
