@@ -1,12 +1,14 @@
-"""The web pages in a real headless browser (Debian's chromium driven by Playwright): the lobby's
-defaults, a Block round played by clicks with the round's end in words and every hand shown, the
-replay stepped through (buttons, and arrow keys on the slider step once), exported and imported; a
-Texas 42 hand played by keyboard at phone size with its deciding trick shown; a timed open-hands
-table whose countdown survives a rotation. No page may scroll sideways.
+"""The web pages in a real headless browser (Debian's chromium driven by Playwright), the issue's
+three target games at desktop size by clicks and at phone size (390x844) by keyboard: a whole Draw
+team match (boardpan, to 100 on the phone, to 30 at desktop size), a Block 2p round against
+``search``, a Texas 42 hand. Also the lobby's defaults, a Block round against greedy with the
+round's end in words and every hand shown, the replay stepped through (buttons, and arrow keys on
+the slider step once), exported and imported; Texas 88; a timed open-hands table whose countdown
+survives a rotation. No page may scroll sideways.
 
 Screenshots go to the test's temporary folder; with ``DOMINO_WEB_SCREENSHOTS=<dir>`` the table in
-play and the Texas 42 phone page are also copied there as ``table.png`` and ``texas42_phone.png``
-(docs/img is made so).
+play, the Texas 42 and Draw match phone pages and Texas 88 are also copied there as ``table.png``,
+``texas42_phone.png``, ``draw_match_phone.png`` and ``texas88.png`` (docs/img is made so).
 """
 
 from __future__ import annotations
@@ -39,14 +41,17 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
-TIMEOUT_MS = 20_000
+TIMEOUT_MS = 60_000  # generous: CI runs these beside the rest of the suite on two loaded cores
+DESKTOP = {"width": 1100, "height": 900}
 PHONE = {"width": 390, "height": 844}
+SIZES = [pytest.param(DESKTOP, False, id="desktop-clicks"), pytest.param(PHONE, True, id="phone-keyboard")]
 
 
 @pytest.fixture
-def server():
-    """The app served by uvicorn on 127.0.0.1 at a free port, in a thread stopped even on failure."""
-    app = create_app(bot_delay=0.05, away_seconds=120)
+def server(request):
+    """The app served by uvicorn on 127.0.0.1 at a free port, in a thread stopped even on failure.
+    Bots wait 0.05 s, or the seconds given by indirect parametrization (0 for a whole match)."""
+    app = create_app(bot_delay=getattr(request, "param", 0.05), away_seconds=120)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -64,34 +69,72 @@ def server():
         thread.join(timeout=20)
 
 
-@pytest.fixture
-def page():
-    """A chromium tab; a script error on any page fails the test."""
+@pytest.fixture(scope="module")
+def browser():
+    """One chromium for the module: starting Playwright and the browser takes about 2 s."""
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
-            context = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True)
-            tab = context.new_page()
-            tab.set_default_timeout(TIMEOUT_MS)
-            errors: list[str] = []
-            tab.on("pageerror", lambda error: errors.append(str(error)))
-            yield tab
-            assert not errors, errors
+            yield chromium
         finally:
-            browser.close()
+            chromium.close()
 
 
-def open_table(tab, base: str, game: str, seed: int, seats: list[str], preset: str | None = None) -> None:
-    """One round or hand with the lobby's default seats, which must be ``seats``."""
+@pytest.fixture
+def page(browser):
+    """A tab in a fresh browser context (no cookies or storage shared between tests); a script error
+    on any page fails the test."""
+    context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+    try:
+        tab = context.new_page()
+        tab.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        yield tab
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def open_table(
+    tab,
+    base: str,
+    game: str,
+    seed: int,
+    seats: list[str],
+    preset: str | None = None,
+    players: int | None = None,
+    teams: bool = False,
+    target: int | None = None,
+    typed: dict[int, str] | None = None,
+) -> None:
+    """Open a table from the lobby: one round or hand, or a match to ``target``; the lobby's default
+    seats must be ``seats`` (so its defaults are checked too), then ``typed`` replaces some of them
+    as a person types a bot with options."""
     tab.goto(base + "/")
     tab.select_option("#game", game)
     if preset is not None:
         tab.select_option("#preset", preset)
-    tab.check("#one-round")
+    if players is not None:
+        tab.select_option("#players", str(players))
+    if teams:
+        tab.check("#teams")
+    if target is None:
+        tab.check("#one-round")
+    else:
+        tab.fill("#target", str(target))
     tab.fill("#seed", str(seed))
     assert tab.locator(".seat-input").evaluate_all("xs => xs.map(x => x.value)") == seats
+    for seat, bot in (typed or {}).items():
+        tab.fill(f".seat-input[data-seat='{seat}']", bot)
     tab.click("#create")
     tab.wait_for_url("**/table?**")
+
+
+def publish(screenshot: Path) -> None:
+    """Copy a screenshot to ``$DOMINO_WEB_SCREENSHOTS`` (docs/img is made so) when it is set."""
+    if os.environ.get("DOMINO_WEB_SCREENSHOTS") and screenshot.exists():
+        shutil.copy(screenshot, Path(os.environ["DOMINO_WEB_SCREENSHOTS"]) / screenshot.name)
 
 
 def scrolls_sideways(tab) -> bool:
@@ -189,8 +232,7 @@ def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
         ("You win" in winner) if result.winners == (0,) else ("Greedy wins" in winner or "Nobody" in winner)
     )
     assert [int(x) for x in page.locator("#over .score").all_inner_texts()] == engine.scores
-    if os.environ.get("DOMINO_WEB_SCREENSHOTS") and mid_screenshot.exists():
-        shutil.copy(mid_screenshot, Path(os.environ["DOMINO_WEB_SCREENSHOTS"]) / "table.png")
+    publish(mid_screenshot)
 
     page.click("#open-replay")
     page.wait_for_url("**/replay?table=**")
@@ -221,11 +263,14 @@ def test_play_a_round_by_clicks_then_replay_it(server, page, tmp_path):
     assert page.inner_text("#replay-error") == ""
 
 
-def test_texas42_hand_by_keyboard_at_phone_size(server, page, tmp_path):
+@pytest.mark.parametrize(("size", "keyboard"), SIZES)
+def test_texas42_hand(server, page, tmp_path, size: dict[str, int], keyboard: bool):
+    """A Texas 42 hand (bids, trump, tricks) at both sizes, by clicks and by keyboard: the marks are
+    the engine's and the deciding trick stays shown once the hand is over."""
     base, app = server
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size(size)
     open_table(page, base, "texas42", seed=3, seats=["person"] + ["heuristic"] * 3)
-    clicks, _ = play_by_clicks(page, keyboard=True)
+    clicks, _ = play_by_clicks(page, keyboard=keyboard)
     engine = next(iter(app.state.tables.values())).engine
     assert engine.is_terminal and clicks > 0
     assert shown_scores(page) == engine.marks
@@ -233,11 +278,10 @@ def test_texas42_hand_by_keyboard_at_phone_size(server, page, tmp_path):
     assert "The deciding trick" in ended and page.locator("#board .previous .trick .play").count() == 4
     assert "wins with" in page.inner_text("#winner")
     assert not scrolls_sideways(page)
-    page.screenshot(path=str(tmp_path / "texas42_phone.png"), full_page=True)
-    if os.environ.get("DOMINO_WEB_SCREENSHOTS"):
-        shutil.copy(
-            tmp_path / "texas42_phone.png", Path(os.environ["DOMINO_WEB_SCREENSHOTS"]) / "texas42_phone.png"
-        )
+    screenshot = tmp_path / ("texas42_phone.png" if size == PHONE else "texas42_desktop.png")
+    page.screenshot(path=str(screenshot), full_page=True)
+    if size == PHONE:
+        publish(screenshot)
 
 
 def test_the_countdown_survives_a_rotation_and_an_open_table_shows_every_hand(server, page, tmp_path):
@@ -337,5 +381,71 @@ def test_texas88_and_three_player_42_from_the_lobby(server, page, tmp_path):
     assert shown_scores(page) == engine.marks
     assert page.locator("#board .previous .trick .play").count() == 6
     page.screenshot(path=str(tmp_path / "texas88_end.png"), full_page=True)
-    if os.environ.get("DOMINO_WEB_SCREENSHOTS"):
-        shutil.copy(tmp_path / "texas88.png", Path(os.environ["DOMINO_WEB_SCREENSHOTS"]) / "texas88.png")
+    publish(tmp_path / "texas88.png")
+
+
+@pytest.mark.parametrize(("size", "keyboard"), SIZES)
+def test_block_round_against_search(server, page, tmp_path, size: dict[str, int], keyboard: bool):
+    """Issue 39's Block target: a 2p round against ``search`` (typed in the lobby with a cheap budget)
+    at both sizes: the round's end names who went out or blocked, turns both hands up, and the
+    scores shown are the engine's."""
+    base, app = server
+    page.set_viewport_size(size)
+    typed = {1: "search:budget=20"}
+    open_table(page, base, "block", seed=5, seats=["person", "greedy"], typed=typed)  # boardpan
+    clicks, _ = play_by_clicks(page, tmp_path / "block_search.png", keyboard=keyboard)
+    table = next(iter(app.state.tables.values()))
+    engine, result = table.engine, table.engine.results[-1]
+    assert engine.is_terminal and clicks == sum(1 for s, *_ in engine.history if s == 0)
+    name = page.inner_text("#board .seat[data-seat='1'] .seat-name")
+    assert name == "Search" and engine.config.preset == "boardpan"
+    assert shown_scores(page) == engine.scores
+    ended = page.inner_text("#board .previous")
+    assert ("went out." if result.kind == "domino" else "blocked") in ended
+    assert f"Pips counted: You {result.pips[0]}, Search {result.pips[1]}." in ended
+    assert page.locator("#board .revealed-hand").count() == 2
+    winner = {(0,): "You win the round.", (1,): "Search wins the round."}
+    assert page.inner_text("#winner") == winner.get(
+        result.winners, "Nobody wins: the round blocked with a tie."
+    )
+    assert not scrolls_sideways(page)
+    page.screenshot(path=str(tmp_path / "block_search_end.png"), full_page=True)
+
+
+@pytest.mark.parametrize("server", [pytest.param(0.0, id="bots-at-once")], indirect=True)
+@pytest.mark.parametrize(
+    ("size", "keyboard", "target", "seed"),
+    [
+        pytest.param(PHONE, True, 100, 7, id="phone-keyboard-100"),  # 9 rounds, your team wins
+        pytest.param(DESKTOP, False, 30, 4, id="desktop-clicks-30"),  # 2 rounds, their team wins
+    ],
+)
+def test_draw_team_match(
+    server, page, tmp_path, size: dict[str, int], keyboard: bool, target: int, seed: int
+):
+    """Issue 39's Draw target: a whole 2 v 2 match under boardpan, bots at zero delay, at the lobby's
+    100 points by keyboard on a phone (about 13 s of play here) and, to keep the suite short, to 30 by
+    clicks at desktop size; the final scores are the engine's and the game-over box names the winning
+    team."""
+    base, app = server
+    page.set_viewport_size(size)
+    seats = ["person"] + ["greedy"] * 3
+    open_table(page, base, "draw", seed=seed, seats=seats, players=4, teams=True, target=target)
+    kind = "phone" if size == PHONE else "desktop"
+    play_by_clicks(page, tmp_path / f"draw_match_{kind}_move3.png", keyboard=keyboard)
+    engine = next(iter(app.state.tables.values())).engine
+    ours, theirs = engine.scores[0], engine.scores[1]
+    assert engine.is_terminal and len(engine.results) > 1 and max(ours, theirs) >= target
+    rules = engine.config
+    assert (rules.variant, rules.preset, rules.teams) == ("draw", "boardpan", True)
+    assert rules.target_score == target
+    assert engine.scores == [ours, theirs] * 2  # partners share their team's score
+    assert shown_scores(page) == [ours, theirs]
+    assert [int(x) for x in page.locator("#over .score").all_inner_texts()] == [ours, theirs]
+    team, best, other = ("Your team", ours, theirs) if ours > theirs else ("Their team", theirs, ours)
+    assert page.inner_text("#winner") == f"{team} wins with {best} points to {other}."
+    assert not scrolls_sideways(page)
+    end = tmp_path / f"draw_match_{kind}.png"
+    page.screenshot(path=str(end), full_page=True)
+    if size == PHONE:
+        publish(end)
