@@ -28,7 +28,11 @@ from typing import Any
 import numpy as np
 
 from domino_env.rules.conventions import check_choice
+from domino_env.rules.fives import GAMES as FIVES_GAMES
+from domino_env.rules.fives import NUM_TILES as FIVES_TILES
+from domino_env.rules.fives import FivesConfig, FivesGame
 from domino_env.rules.line import VARIANTS, LineConfig, LineGame
+from domino_env.rules.mexican_train import DOUBLE_TILE, MexicanTrainConfig, MexicanTrainGame
 from domino_env.rules.rewards import EPISODES, REWARDS, TEXAS42_REWARDS
 from domino_env.rules.texas42 import BID, Texas42Config, Texas42Game
 
@@ -107,6 +111,10 @@ class Game:
     ``hidden`` slot), or ``None`` when every tile is in a hand"""
     hidden_mask: Callable[[Any], int]
     """``hidden_mask(engine)``: the bit set of the tiles in no hand now"""
+    table_mask: Callable[[Any], int] = lambda engine: 0
+    """``table_mask(engine)``: the bit set of the tiles face up on the table now, in no hand and not
+    hidden (Mexican Train's engine double is there from the deal); every tile is in one hand, in
+    ``hidden_mask`` or here"""
     examples: tuple[Mapping[str, Any], ...] = ({},)
     """representative option sets, one per form of the game worth telling apart: the generic test
     suite (``tests/test_registry_suite.py``) runs every check on each"""
@@ -492,4 +500,256 @@ TEXAS42 = register_game(Game(
     play_report=_texas42_report,
     play_final=_texas42_final,
     web_module="domino_env.frontends.web.texas42",
+))
+
+
+# ----- All Fives and Fives and Threes ------------------------------------------------------------------
+_FIVES_OPTIONS = frozenset(FivesConfig.__dataclass_fields__) | {"episode", "reward"}
+_FIVES_EPISODES = ("hand", "match")
+_FIVES_TITLES = {"all_fives": "All Fives", "fives_and_threes": "Fives and Threes"}
+
+
+def _fives_config(options: Mapping[str, Any]) -> FivesConfig:
+    """RULES-new-games.md 2.1 / 4.1's options (``game`` picks All Fives or Fives and Threes) plus
+    ``episode`` (``hand``: one hand; ``match``, the default: to ``target_score``) and ``reward``."""
+    unknown = set(options) - _FIVES_OPTIONS
+    if unknown:
+        raise ValueError(f"unknown fives option(s) {sorted(unknown)}; known: {sorted(_FIVES_OPTIONS)}")
+    rules = dict(options)
+    episode = rules.pop("episode", "match")
+    check_choice("episode", episode, _FIVES_EPISODES)
+    check_choice("reward", rules.pop("reward", REWARDS[0]), REWARDS)
+    if episode == "match" and "target_score" in rules and rules["target_score"] is None:
+        raise ValueError("a match episode needs a target_score (episode='hand' plays one hand)")
+    return FivesConfig.make(one_round=episode == "hand", **rules)
+
+
+def _fives_first_seats(config: FivesConfig) -> list[int]:
+    """The first seat of every side, in side order (partners' scores are equal)."""
+    sides = [config.side_of(s) for s in range(config.num_players)]
+    return [sides.index(k) for k in range(config.num_sides)]
+
+
+def _fives_outcome(engine: FivesGame, whole_match: bool) -> Outcome:
+    """Side totals of the match (or of its one hand); the side with the strictly highest total (of
+    the match, or of the last hand's points) wins, nobody on a tie."""
+    seats = _fives_first_seats(engine.config)
+    scores = [float(engine.scores[s]) for s in seats]
+    ranked = scores if whole_match else [float(engine.results[-1].points[s]) for s in seats]
+    top = max(ranked)
+    winner = ranked.index(top) if ranked.count(top) == 1 else None
+    return Outcome(scores, len(engine.results), winner)
+
+
+def _fives_table(choice: str, table: PlayOptions) -> tuple[FivesConfig, float]:
+    """A match (or one hand) of ``choice``: two players unless told (four with teams); no timer
+    unless told."""
+    players = 4 if table.teams and table.players is None else table.players or 2
+    options = dict(table.options)
+    if table.target is not None:
+        options["target_score"] = table.target
+    options["episode"] = "hand" if table.one_round else "match"
+    if table.preset is not None:
+        options["preset"] = table.preset
+    if players == 4:
+        options.setdefault("teams", table.teams)
+    elif table.teams:
+        raise ValueError(f"a team game needs all four seats filled, not {players}: use --players 4")
+    config = FIVES.config(game=choice, num_players=players, **options)
+    return config, float(table.turn_seconds or 0.0)
+
+
+def _fives_intro(config: FivesConfig) -> str:
+    rules = f"{_FIVES_TITLES[config.game]} ({config.preset}), {config.num_players} players"
+    rules += ", teams: seats 0+2 against 1+3" if config.teams else ""
+    if config.target_score is None:
+        goal = "one hand"
+    else:
+        unit = "fives" if config.score_unit == "fives" else "points"
+        goal = f"first to {'exactly ' if config.exact_target else ''}{config.target_score} {unit}"
+    scoring = ("a play scores when the open ends add up to a multiple of 5" if config.is_all_fives
+               else "a play scores the count's fives plus its threes")
+    return f"{rules}; {scoring}; {goal}"
+
+
+def _fives_side(config: FivesConfig, seat_names: Sequence[str], seat: int) -> str:
+    return _team(seat) if config.teams else seat_names[seat]
+
+
+def _fives_scores(engine: FivesGame) -> str:
+    if engine.config.teams:
+        return f"Scores: team 0 {engine.scores[0]}, team 1 {engine.scores[1]}."
+    return "Scores: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(engine.scores)) + "."
+
+
+def _fives_report(engine: FivesGame, seat_names: Sequence[str]) -> str:
+    """How the hand ended, the pips left, the points of the hand and the scores."""
+    config, r = engine.config, engine.results[-1]
+    won = [f"{_fives_side(config, seat_names, s)} {r.points[s]}" for s in _fives_first_seats(config)]
+    return (f"Hand {len(engine.results)} over: {r.describe()}. Points this hand: {', '.join(won)}. "
+            f"{_fives_scores(engine)}")
+
+
+def _fives_final(engine: FivesGame, seat_names: Sequence[str]) -> str:
+    outcome = _fives_outcome(engine, True)
+    if outcome.winner is None:
+        return f"Over: a tie. {_fives_scores(engine)}"
+    seat = _fives_first_seats(engine.config)[outcome.winner]
+    winner = _fives_side(engine.config, seat_names, seat)
+    what = "Match over" if engine.config.target_score is not None else "The hand is over"
+    return f"{what}: {winner} wins with {engine.scores[seat]}. {_fives_scores(engine)}"
+
+
+FIVES = register_game(Game(
+    name="fives",
+    title="All Fives (Muggins) and Fives and Threes (docs/rules_fives.md)",
+    config_from_options=_fives_config,
+    config_type=FivesConfig,
+    engine=FivesGame,
+    num_tiles=lambda config: FIVES_TILES,
+    env_module="domino_env.fives_v0",
+    env_id="domino_env/Fives-v0",
+    episodes=_FIVES_EPISODES,
+    rewards=REWARDS,
+    encoder_modules=("domino_env.encoders.fives", "domino_env.encoders.fives_compact",
+                     "domino_env.encoders.fives_history"),
+    bot_modules=("domino_env.bots.fives",),
+    default_bot="greedy",
+    score_unit="points per hand",
+    outcome=_fives_outcome,
+    hidden_tiles=lambda config: "tiles in the stock (All Fives) or out of play (Fives and Threes)",
+    hidden_mask=lambda engine: sum(1 << t for t in engine.stock) | engine.out_of_play,
+    table_mask=lambda engine: engine.table,
+    examples=(
+        {"episode": "hand"},
+        {"num_players": 4, "target_score": 60},
+        {"preset": "classic", "num_players": 3, "draw_policy": "may_draw", "draw_reserve": 2,
+         "lead_rule": "highest_double", "blocked_scoring": "others_minus_own", "episode": "hand"},
+        {"game": "fives_and_threes", "reward": "points"},
+        {"game": "fives_and_threes", "num_players": 4, "target_score": "exact_61", "reward": "win_loss"},
+    ),
+    vector_engine="domino_env.vector.fives:VectorFivesGame",
+    vector_plays=lambda config: True,
+    renderer="domino_env.frontends.render:draw_fives_view",
+    play_names=FIVES_GAMES,
+    play_config=_fives_table,
+    play_intro=_fives_intro,
+    play_progress=lambda engine: (len(engine.results),),
+    play_report=_fives_report,
+    play_final=_fives_final,
+))
+
+
+# ----- Mexican Train ----------------------------------------------------------------------------------
+MEXICAN_TRAIN_REWARDS = ("zero_sum", "penalty", "win_loss")
+"""Mexican Train's ``reward`` choices: round points are penalties, so ``zero_sum`` pays
+``-(p_i - mean of the others' p)``, ``penalty`` pays ``-p_i``, ``win_loss`` the zero-sum share of
+having the lowest total."""
+_MEXICAN_TRAIN_OPTIONS = frozenset(MexicanTrainConfig.__dataclass_fields__) | {"reward"}
+
+
+def _mexican_train_config(options: Mapping[str, Any]) -> MexicanTrainConfig:
+    """RULES-new-games.md 3.1's options plus ``episode`` (``round``, the default here as in every
+    game's env: round 1 only; ``match``: ``rounds`` rounds) and ``reward``."""
+    unknown = set(options) - _MEXICAN_TRAIN_OPTIONS
+    if unknown:
+        raise ValueError(f"unknown mexican_train option(s) {sorted(unknown)}; known: "
+                         f"{sorted(_MEXICAN_TRAIN_OPTIONS)}")
+    rules = dict(options)
+    check_choice("reward", rules.pop("reward", MEXICAN_TRAIN_REWARDS[0]), MEXICAN_TRAIN_REWARDS)
+    return MexicanTrainConfig.make(**{"episode": EPISODES[0], **rules})
+
+
+def _lowest(points: Sequence[int]) -> int | None:
+    """The one seat with the fewest points, ``None`` on a tie."""
+    low = min(points)
+    return points.index(low) if list(points).count(low) == 1 else None
+
+
+def _mexican_train_outcome(engine: MexicanTrainGame, whole_match: bool) -> Outcome:
+    """Side scores are the *negated* totals, so that higher is better as evaluation reads them (a
+    margin of +5 is five points fewer than the others' mean); the winner has the lowest total (of
+    the match, or of the last round), ``None`` on a tie."""
+    points = engine.scores if whole_match else engine.results[-1].round_points
+    return Outcome([-float(s) for s in engine.scores], len(engine.results), _lowest(list(points)))
+
+
+def _mexican_train_table_mask(engine: MexicanTrainGame) -> int:
+    """The engine double and every tile of every train: face up, in no hand and not hidden."""
+    mask = 1 << DOUBLE_TILE[engine.engine]
+    for train in engine.trains:
+        for tile, _seat, _end in train:
+            mask |= 1 << tile
+    return mask
+
+
+def _mexican_train_table(name: str, table: PlayOptions) -> tuple[MexicanTrainConfig, float]:
+    """A match (or one round) of 2-8 players, four unless told; no teams, no turn timer unless told."""
+    if table.teams:
+        raise ValueError("Mexican Train has no teams: drop --teams")
+    if table.target is not None:
+        raise ValueError("Mexican Train plays a number of rounds, not to a target: use -o rounds=N "
+                         "instead of --target")
+    options = {**table.options, "episode": "round" if table.one_round else "match"}
+    config = MEXICAN_TRAIN.config(num_players=table.players or 4, preset=table.preset or "standard",
+                                  **options)
+    return config, table.turn_seconds or 0.0
+
+
+def _mexican_train_intro(config: MexicanTrainConfig) -> str:
+    goal = "one round" if config.num_rounds == 1 else f"{config.num_rounds} rounds"
+    return (f"Mexican Train ({config.preset}), {config.num_players} players, {config.hand_size} tiles "
+            f"each; {goal}, engines from 12-12 down; the fewest points wins")
+
+
+def _mexican_train_report(engine: MexicanTrainGame, seat_names: Sequence[str]) -> str:
+    """How the round ended, what each seat scored and the totals."""
+    r = engine.results[-1]
+    how = f"{seat_names[r.out]} went out" if r.kind == "domino" else "the game blocked"
+    points = ", ".join(f"{seat_names[s]} {p}" for s, p in enumerate(r.round_points))
+    totals = ", ".join(f"{seat_names[s]} {p}" for s, p in enumerate(engine.scores))
+    return (f"Round {len(engine.results)} over (engine {r.engine}-{r.engine}), {how}. "
+            f"Points: {points}. Totals: {totals}.")
+
+
+def _mexican_train_final(engine: MexicanTrainGame, seat_names: Sequence[str]) -> str:
+    names = " and ".join(seat_names[s] for s in engine.winners)
+    what = "The round" if engine.config.num_rounds == 1 else "The match"
+    return f"{what} is over: {names} won with {min(engine.scores)} points (the fewest)."
+
+
+MEXICAN_TRAIN = register_game(Game(
+    name="mexican_train",
+    title="Mexican Train (RULES-new-games.md 3)",
+    config_from_options=_mexican_train_config,
+    config_type=MexicanTrainConfig,
+    engine=MexicanTrainGame,
+    num_tiles=lambda config: DOUBLE_TILE[-1] + 1,
+    env_module="domino_env.mexican_train_v0",
+    env_id="domino_env/MexicanTrain-v0",
+    episodes=("round", "match"),
+    rewards=MEXICAN_TRAIN_REWARDS,
+    encoder_modules=("domino_env.encoders.mexican_train", "domino_env.encoders.mexican_train_compact",
+                     "domino_env.encoders.mexican_train_history"),
+    bot_modules=("domino_env.bots.mexican_train",),
+    default_bot="greedy",
+    score_unit="points per round (negated: fewer is better)",
+    outcome=_mexican_train_outcome,
+    hidden_tiles=lambda config: "tiles in the boneyard or out of play",
+    hidden_mask=lambda engine: sum(1 << t for t in engine.boneyard) | engine.out_of_play,
+    table_mask=_mexican_train_table_mask,
+    examples=(
+        {"num_players": 2},
+        {},
+        {"num_players": 6, "preset": "cardinal", "opening": "single"},  # runs: slow to redeal (no_leak)
+        {"num_players": 8},
+        {"num_players": 3, "episode": "match", "rounds": 2, "reward": "penalty"},
+    ),
+    renderer="domino_env.frontends.render:draw_mexican_train_view",
+    play_names=("mexican_train",),
+    play_config=_mexican_train_table,
+    play_intro=_mexican_train_intro,
+    play_progress=lambda engine: (len(engine.results),),
+    play_report=_mexican_train_report,
+    play_final=_mexican_train_final,
 ))

@@ -15,7 +15,7 @@ name and one option set, listed in order in ``CHECKS``. ``tests/test_registry_su
 ``CHECKS`` on every registered game's examples under pytest.
 
 - ``record``: the record agrees with itself: config type, sides, tiles (at the deal every tile of
-  ``num_tiles`` in exactly one of the engine's ``hands`` or in ``hidden_mask``), PettingZoo id,
+  ``num_tiles`` in exactly one of the engine's ``hands``, ``hidden_mask`` or ``table_mask``), PettingZoo id,
   encoders, bots, unknown options refused;
 - ``pettingzoo_api``: PettingZoo's ``api_test`` and ``seed_test``, and different seeds deal
   differently;
@@ -94,13 +94,15 @@ def check_record(name: str, options: Mapping[str, Any]) -> None:
         for seat, hand in enumerate(engine.hands):
             assert not seen & hand, f"seat {seat}'s hand shares tiles with another hand (deal seed {seed})"
             seen |= hand
-        hidden = record.hidden_mask(engine)
+        hidden, table = record.hidden_mask(engine), record.table_mask(engine)
         assert not seen & hidden, f"hidden_mask overlaps the hands (deal seed {seed})"
+        assert not (seen | hidden) & table, f"table_mask overlaps the hands or hidden_mask (deal seed {seed})"
         if record.hidden_tiles(config) is None:
             assert not hidden, f"hidden_tiles says no tile is hidden, hidden_mask is {hidden:#x}"
-        dealt = seen | hidden
+        dealt = seen | hidden | table
         assert dealt == full, (
-            f"hands and hidden_mask hold {dealt.bit_count()} tile ids up to {dealt.bit_length() - 1}, "
+            f"hands, hidden_mask and table_mask hold {dealt.bit_count()} tile ids up to "
+            f"{dealt.bit_length() - 1}, "
             f"num_tiles(config) is {record.num_tiles(config)} (deal seed {seed})"
         )
     env_id = importlib.import_module(record.env_module).ENV_ID

@@ -15,7 +15,9 @@ from pathlib import Path
 from domino_env.encoders.base import Encoder, available_encoders, get_encoder, markdown_table
 from domino_env.encoders.history import HistoryEncoder
 from domino_env.encoders.state import state_slots
+from domino_env.rules.fives import FivesConfig
 from domino_env.rules.line import LineConfig
+from domino_env.rules.mexican_train import MexicanTrainConfig
 from domino_env.rules.texas42 import Texas42Config
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "encoders.md"
@@ -26,6 +28,14 @@ CONFIGS = {
                                                           preset="boardpan", target_score=None)),
     ],
     "texas42": [("Texas 42, standard (`texas42_v0.raw_env()`)", Texas42Config.make())],
+    "fives": [
+        ("All Fives, 2 players, standard (`fives_v0.raw_env()`)", FivesConfig()),
+        ("Fives and Threes, 4 players in teams", FivesConfig(game="fives_and_threes", num_players=4)),
+    ],
+    "mexican_train": [
+        ("Mexican Train, 4 players, standard, one round (`mexican_train_v0.raw_env()`)",
+         MexicanTrainConfig(episode="round")),
+    ],
 }
 INTRO = """# Observation encoders
 

@@ -6,7 +6,9 @@
 Agents are ``bot``, ``bot:key=value,...`` or ``label=bot:key=value`` (``make_bot`` names; a
 trained policy: ``ppo=checkpoint:path=runs/x/checkpoint.pt``). ``--option key=value`` sets a rule
 option (values read as JSON when they parse). See ``domino_env/evaluation/harness.py`` for the method.
-Bad arguments (agents included) stop the command before any game with one ``error:`` line, exit 2.
+Bad arguments (agents included) stop the command before any game with one ``error:`` line, exit 2;
+an agent that refuses the rules only at its first move (a checkpoint trained on other rules) stops
+it there with the same one line.
 """
 
 from __future__ import annotations

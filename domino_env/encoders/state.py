@@ -10,6 +10,8 @@ Block; as a set, not its order), ``public`` (the ``"default"`` observation of se
 Texas 42: ``hands`` (``n * T``, the Nello partner's face-down hand included; ``T`` = 28, 27 with
 three players, 56 in Texas 88), in Texas 88 ``hidden`` (``T``: the kitty until the bid winner takes
 it, then the discards), ``public``.
+All Fives and Fives and Threes: ``hands``, ``hidden`` (``T``: the stock in All Fives, the tiles out of
+play in Fives and Threes), ``public``.
 """
 
 from __future__ import annotations

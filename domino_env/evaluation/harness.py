@@ -55,7 +55,9 @@ if TYPE_CHECKING:
 # ----- agents and games ---------------------------------------------------------------------------
 class AgentError(ValueError):
     """Agents that cannot be evaluated: fewer than two, repeated labels, a malformed spec, or a bot
-    that cannot be built (unknown name, bad keyword). ``evaluate`` raises it before any game."""
+    that cannot be built (unknown name, bad keyword) or refuses the rules: ``evaluate`` raises these
+    before any game. An agent whose move raises ``ValueError`` (a checkpoint of other rules: what its
+    ``refuses`` cannot know before it reads a view) stops the run with it during the first game."""
 
 
 @dataclass(frozen=True)
@@ -134,32 +136,41 @@ def lineups(num_agents: int, num_sides: int) -> list[tuple[int, ...]]:
 
 
 def play_game(setup: GameSetup, agents: Sequence[Agent], rng: np.random.Generator,
-              agent_rngs: Sequence[np.random.Generator], recorder: GameRecorder | None = None) -> Any:
+              agent_rngs: Sequence[np.random.Generator], recorder: GameRecorder | None = None,
+              names: Sequence[str] | None = None) -> Any:
     """One episode with ``agents[seat]`` acting on its own view; returns the finished engine.
-    ``recorder`` (for a GIF) draws the deal and the table after each decision."""
+    ``recorder`` (for a GIF) draws the deal and the table after each decision.
+
+    A ``ValueError`` from an agent's move (a checkpoint trained on other rules, an illegal move)
+    becomes an ``AgentError`` naming the agent (``names[seat]``) and the rules, so that a command
+    stops with one line instead of a worker's traceback."""
     engine = setup.new_engine(rng)
     if recorder is not None:
         recorder.start(engine)
     while not engine.is_terminal:
         seat = engine.current_player
-        action = int(agents[seat].act(engine.view(seat), agent_rngs[seat]))
-        if recorder is None:
+        try:
+            action = int(agents[seat].act(engine.view(seat), agent_rngs[seat]))
+            move = None if recorder is None else engine.action_to_text(action)
             engine.apply(action)
-            continue
-        move = engine.action_to_text(action)
-        engine.apply(action)
-        recorder.move(engine, seat, move)
+        except ValueError as err:
+            who = f"agent {names[seat]!r}" if names is not None else f"the agent at seat {seat}"
+            raise AgentError(f"{who} cannot play {setup.game} with options {setup.options}: {err}") from err
+        if recorder is not None:
+            recorder.move(engine, seat, move)
     return engine
 
 
 def play_lineup(setup: GameSetup, agents: Sequence[Agent], seed: int, deal: int, index: int,
-                lineup: Sequence[int], recorder: GameRecorder | None = None) -> Any:
+                lineup: Sequence[int], recorder: GameRecorder | None = None,
+                labels: Sequence[str] | None = None) -> Any:
     """The game of record ``(deal, lineup)``, lineup number ``index`` of ``lineups``, with every
     random stream seeded as the harness seeds it: the replay viewer plays a record again with it, and
-    a recorded GIF shows the game that was scored."""
-    seated = [agents[lineup[setup.side_of(s)]] for s in range(setup.num_players)]
+    a recorded GIF shows the game that was scored. ``labels`` (per agent) name an agent that fails."""
+    sides = [lineup[setup.side_of(s)] for s in range(setup.num_players)]
     rngs = [np.random.default_rng([seed, deal, index, s]) for s in range(setup.num_players)]
-    return play_game(setup, seated, deal_generator(seed, deal), rngs, recorder)
+    names = None if labels is None else [labels[a] for a in sides]
+    return play_game(setup, [agents[a] for a in sides], deal_generator(seed, deal), rngs, recorder, names)
 
 
 def deal_generator(seed: int, deal: int) -> np.random.Generator:
@@ -192,7 +203,8 @@ def _init_worker(setup: GameSetup, specs: Sequence[AgentSpec], seed: int) -> Non
     """Build the agents once per worker process. A failure is kept and raised by every deal, so
     the run stops with this error (an initializer that raises only breaks the pool)."""
     try:
-        _WORKER.update(setup=setup, seed=seed, agents=build_agents(setup, specs))
+        agents = build_agents(setup, specs)
+        _WORKER.update(setup=setup, seed=seed, agents=agents, labels=[s.label for s in specs])
     except Exception as err:  # any error: every deal raises it, and the parent with it
         _WORKER["error"] = err
 
@@ -207,7 +219,7 @@ def record_deals(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals:
     labels = [specs[lineup[setup.side_of(s)]].label for s in range(setup.num_players)]
     recorder.names = [f"seat {s} ({label})" for s, label in enumerate(labels)]
     for deal in range(num_deals):
-        play_lineup(setup, built, seed, deal, 0, lineup, recorder)
+        play_lineup(setup, built, seed, deal, 0, lineup, recorder, [s.label for s in specs])
 
 
 def worker_state() -> tuple[GameSetup, int, list[Agent]]:
@@ -222,7 +234,7 @@ def _play_deal(deal: int) -> list[dict[str, Any]]:
     setup, seed, agents = worker_state()
     records = []
     for i, lineup in enumerate(lineups(len(agents), setup.num_sides)):
-        engine = play_lineup(setup, agents, seed, deal, i, lineup)
+        engine = play_lineup(setup, agents, seed, deal, i, lineup, labels=_WORKER.get("labels"))
         points, rounds, winner = setup.outcome(engine)
         records.append({"deal": deal, "lineup": list(lineup), "points": points, "rounds": rounds,
                         "winner": winner})
@@ -340,7 +352,7 @@ def map_deals(play: Callable[[int], list[dict[str, Any]]], setup: GameSetup, spe
         bar = tqdm(total=num_deals, unit="deal")
     if workers == 1:
         _WORKER.clear()
-        _WORKER.update(setup=setup, seed=seed, agents=built)
+        _WORKER.update(setup=setup, seed=seed, agents=built, labels=[s.label for s in specs])
         results: Iterable[list[dict[str, Any]]] = map(play, range(num_deals))
         pool = None
     else:

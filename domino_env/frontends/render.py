@@ -8,6 +8,11 @@ show a hidden tile. Each game's record (``domino_env.games``) names its drawing 
 
 - Line games: the line of play in table order, laid out as a snake that fits the table (tiles shrink
   as the line grows), doubles crosswise; the open ends, stock, scores and round.
+- All Fives and Fives and Threes: the centre (the spinner, drawn crosswise) and its four arms W, E,
+  N, S as a cross (two arms in Fives and Threes), the open ends, the count, stock and scores.
+- Mexican Train: the engine double in the hub, then one row per train (every seat's, then the
+  Mexican) with its marker and its tiles from the hub outwards, the open doubles ringed; the
+  boneyard, the round and the scores.
 - Texas 42 and its variants: the trick in progress (or the last trick and who took it), the bids,
   the contract and the points of the hand, marks, the Texas 88 kitty or discards (face down unless
   the seat is the bid winner).
@@ -25,7 +30,9 @@ from functools import cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from domino_env.rules.fives import TILE_HIGH, TILE_LOW, FivesView
 from domino_env.rules.line import LineView, line_in_table_order
+from domino_env.rules.mexican_train import MexicanTrainView, tile_text
 from domino_env.rules.texas42 import BID, DONE, PHASE_NAMES, Texas42View
 from domino_env.rules.tiles import iter_bits
 
@@ -296,3 +303,152 @@ def _draw_trick(picture: Picture, view: Texas42View, y: float) -> None:
         x = MARGIN + 140 + i * slot + (slot - half) / 2
         picture.tile(x, y + 14, half, v.high[tile], v.low[tile], vertical=True)
         picture.text(x - 4, y + 14 + 2 * half + 4, f"seat {seat}", size=13)
+
+
+# ----- All Fives and Fives and Threes -------------------------------------------------------------------
+FIVES_TABLE_HEIGHT = 360
+_ARM_DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # W, E, N, S: the way each arm grows on screen
+
+
+def fives_frame_height(num_players: int) -> int:
+    return HEADER_HEIGHT + num_players * ROW_HEIGHT + FIVES_TABLE_HEIGHT + MARGIN
+
+
+def draw_fives_view(view: FivesView) -> np.ndarray:
+    """All Fives or Fives and Threes seen by ``view.seat``: header with the count and scores, the
+    layout as a cross around its centre, every seat's hand."""
+    config = view.config
+    picture = Picture(fives_frame_height(config.num_players))
+    game = "All Fives" if config.is_all_fives else "Fives and Threes"
+    exactly = "exactly " if config.exact_target else ""
+    target = f" (target {exactly}{config.target_score})" if config.target_score else ""
+    title = f"{game} ({config.preset}), hand {view.hand_index + 1}"
+    picture.text(MARGIN, 8, f"{title}, scores {list(view.scores)}{target}", size=17)
+    names = ("W", "E", "N", "S") if config.is_all_fives else ("left", "right")
+    ends = ", ".join(f"{name} {v}" for name, v in zip(names, view.open_ends, strict=False) if v >= 0)
+    table = f"open ends {ends}   count {view.count}   " if view.centre is not None else ""
+    stock = (f"stock {view.stock_size} (drawable {view.drawable})" if config.is_all_fives
+             else f"out of play {view.out_of_play}")
+    status = "over" if view.current_player is None else f"seat {view.current_player} to act"
+    picture.text(MARGIN, 32, f"{table}{stock}   {status}   view of seat {view.seat}", fill=DIM)
+    if view.centre is not None:
+        _draw_cross(picture, view, HEADER_HEIGHT, WIDTH - 2 * MARGIN, FIVES_TABLE_HEIGHT)
+    rows = []
+    for seat, size in enumerate(view.hand_sizes):
+        hand = view.hands[seat] if view.hands is not None else view.hand if seat == view.seat else None
+        faces = None if hand is None else [(int(TILE_HIGH[t]), int(TILE_LOW[t])) for t in iter_bits(hand)]
+        notes = [f"team {config.side_of(seat)}"] if config.teams else []
+        notes += ["you"] if seat == view.seat else []
+        label = _seat_label(seat, notes, f"{size} tiles")
+        rows.append(SeatRow(label, faces, size, seat == view.current_player))
+    picture.seat_rows(HEADER_HEIGHT + FIVES_TABLE_HEIGHT, rows)
+    return picture.array()
+
+
+def _draw_cross(picture: Picture, view: FivesView, top: float, width: float, height: float) -> None:
+    """The centre tile (the spinner or a double crosswise) and the arms growing out of it, with the
+    largest tiles that fit the box; a double in an arm stands crosswise."""
+    _tile, _seat, _when, west, east = view.centre
+    crosswise = view.spinner >= 0 or west == east
+
+    def along(arm: tuple, e: int) -> float:
+        """Room an arm takes along its direction, per unit of ``half``."""
+        return sum(1 if inner == outer else 2 for _t, _s, _w, inner, outer in arm) + 0.2 * len(arm)
+
+    centre_w, centre_h = (1, 2) if crosswise else (2, 1)
+    spans = [along(arm, e) for e, arm in enumerate(view.arms)]
+    across = 2 * max(spans[0], spans[1]) + centre_w  # symmetric, so the centre stays in the middle
+    down = 2 * max(spans[2], spans[3]) + centre_h
+    half = max(4.0, min(24.0, width / across, (height - 8) / down))
+    cx, cy = MARGIN + width / 2, top + height / 2
+    picture.tile(cx - centre_w * half / 2, cy - centre_h * half / 2, half, west, east, vertical=crosswise)
+    for (dx, dy), arm, (cw, ch) in zip(
+        _ARM_DIRECTIONS, view.arms, ((centre_w, 0), (centre_w, 0), (0, centre_h), (0, centre_h)), strict=True
+    ):
+        # the distance from the centre point to the arm's next free edge, along the arm
+        reach = (cw if dx else ch) * half / 2 + 0.2 * half
+        for _t, _s, _w, inner, outer in arm:
+            double = inner == outer
+            length = half if double else 2 * half
+            if dx:  # a horizontal arm: doubles stand upright
+                x = cx + reach if dx > 0 else cx - reach - length
+                a, b = (inner, outer) if dx > 0 else (outer, inner)
+                y = cy - (half if double else half / 2)
+                picture.tile(x, y, half, a, b, vertical=double)
+            else:  # a vertical arm: doubles lie across it
+                y = cy + reach if dy > 0 else cy - reach - length
+                a, b = (inner, outer) if dy > 0 else (outer, inner)
+                x = cx - (half if double else half / 2)
+                picture.tile(x, y, half, a, b, vertical=not double)
+            reach += length + 0.2 * half
+
+
+# ----- Mexican Train ------------------------------------------------------------------------------------
+TRAIN_ROW_HEIGHT = 44
+HUB_WIDTH = 64  # the engine double's column, left of the trains
+MARKER = (214, 48, 49)
+
+
+def mexican_train_frame_height(num_players: int) -> int:
+    return HEADER_HEIGHT + (num_players + 1) * TRAIN_ROW_HEIGHT + num_players * ROW_HEIGHT + MARGIN
+
+
+def draw_mexican_train_view(view: MexicanTrainView) -> np.ndarray:
+    """Mexican Train seen by ``view.seat``: header, the hub and every train with its marker and open
+    double, every seat's hand."""
+    config = view.config
+    n = config.num_players
+    picture = Picture(mexican_train_frame_height(n))
+    title = f"Mexican Train ({config.preset}), round {view.round_index + 1}/{config.num_rounds}"
+    scores = f"engine {view.engine}-{view.engine}, scores {list(view.scores)}"
+    picture.text(MARGIN, 8, f"{title}, {scores}", size=17)
+    doubles = ", ".join(f"{v}-{v} on {'mexican' if tr == n else f'seat {tr}'}" for tr, v in view.open_doubles)
+    status = "over" if view.current_player is None else f"seat {view.current_player} to act"
+    picture.text(MARGIN, 32, f"open doubles: {doubles or 'none'}   boneyard {view.boneyard_size}   {status}"
+                 f"   view of seat {view.seat}", fill=DIM)
+    top = HEADER_HEIGHT
+    hub_x = MARGIN + LABEL_WIDTH
+    hub_half = min(28.0, (n + 1) * TRAIN_ROW_HEIGHT / 2 - 4)
+    picture.tile(hub_x + (HUB_WIDTH - hub_half) / 2, top + (n + 1) * TRAIN_ROW_HEIGHT / 2 - hub_half,
+                 hub_half, view.engine, view.engine, vertical=True)
+    open_trains = {train for train, _v in view.open_doubles}
+    for train, tiles in enumerate(view.trains):
+        y = top + train * TRAIN_ROW_HEIGHT
+        you = " (you)" if train == view.seat else ""
+        label = "mexican train" if train == n else f"seat {train}'s train{you}"
+        picture.text(MARGIN, y + TRAIN_ROW_HEIGHT / 2 - 9, label)
+        if train < n and view.marked[train]:
+            cx, cy, r = MARGIN + LABEL_WIDTH - 14, y + TRAIN_ROW_HEIGHT / 2, 7
+            picture.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MARKER, outline=EDGE)
+        _draw_train(picture, view, tiles, hub_x + HUB_WIDTH, y, train in open_trains)
+    rows = []
+    for seat, size in enumerate(view.hand_sizes):
+        hand = view.hands[seat] if view.hands is not None else view.hand if seat == view.seat else None
+        faces = None if hand is None else [tuple(map(int, tile_text(t).split("-"))) for t in iter_bits(hand)]
+        notes = ["you"] if seat == view.seat else []
+        notes += ["marked"] if view.marked[seat] else []
+        label = _seat_label(seat, notes, f"{size} tiles")
+        rows.append(SeatRow(label, faces, size, seat == view.current_player))
+    picture.seat_rows(top + (n + 1) * TRAIN_ROW_HEIGHT, rows)
+    return picture.array()
+
+
+def _draw_train(picture: Picture, view: MexicanTrainView, tiles: Sequence[tuple[int, int, int]], x: float,
+                y: float, open_double: bool) -> None:
+    """One train from the hub outwards, each tile ``[end before | end after]``, doubles crosswise,
+    shrunk to fit the row; the last tile ringed when it is the train's open double."""
+    faces, end = [], view.engine
+    for _tile, _seat, after in tiles:
+        faces.append((end, after))
+        end = after
+    width = WIDTH - MARGIN - x
+    half = min((TRAIN_ROW_HEIGHT - 4) / 2, width / max(1.0, sum(_length(a, b, 1) for a, b in faces)))
+    for i, (a, b) in enumerate(faces):
+        if a == b:
+            picture.tile(x, y + TRAIN_ROW_HEIGHT / 2 - half, half, a, b, vertical=True)
+            if open_double and i == len(faces) - 1:
+                picture.draw.rectangle((x - 2, y + TRAIN_ROW_HEIGHT / 2 - half - 2, x + half + 1,
+                                        y + TRAIN_ROW_HEIGHT / 2 + half + 1), outline=TO_ACT, width=2)
+        else:
+            picture.tile(x, y + TRAIN_ROW_HEIGHT / 2 - half / 2, half, a, b)
+        x += _length(a, b, half)

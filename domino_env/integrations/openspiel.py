@@ -10,12 +10,16 @@ Importing this module registers one OpenSpiel game per record of ``domino_env.ga
   A Texas 42 all-pass reshake stays inside the episode, dealt again by chance nodes (the rules set
   no limit on reshakes; ``max_game_length`` counts ``MAX_RESHAKES`` of them).
 - **The deal as chance nodes**, one tile at a time: ``hand_size`` tiles to seat 0, then to seat 1,
-  and so on (outcome = tile id, uniform over the tiles not yet dealt); in Draw then every stock tile
-  in drawing order; the tiles left over (Block's out-of-play tiles, Texas 88's kitty) need no
-  chance node. A lot for the first leader (line games with ``first_leader="random"``) or the first
-  shaker (Texas 42) is one more chance node whose outcome is the seat.
+  and so on (outcome = tile id, uniform over the tiles not yet dealt); with the game parameter
+  ``deal_whole_hands=True`` one chance node per hand instead (outcome = the hand's rank among the
+  set's ``hand_size``-tile subsets, ``hand_rank``), so a tree algorithm does not meet every hand once
+  per order of its tiles (``hand_size!`` times); in Draw then every stock tile in drawing order;
+  the tiles left over (Block's out-of-play tiles, Texas 88's kitty) need no chance node. A lot for
+  the first leader (line games with ``first_leader="random"``) or the first shaker (Texas 42) is
+  one more chance node whose outcome is the seat.
 - **Parameters**: a ``None`` default becomes ``-1`` for an integer option and ``""`` for a string
-  option, and either value passed back means ``None`` (the preset's value, or Nello off).
+  option, and either value passed back means ``None`` (the preset's value, or Nello off); a
+  ``bool | None`` option (All Fives' ``teams``) is an integer: ``-1`` for ``None``, ``0`` or ``1``.
 - **Returns**: the environments' ``zero_sum`` reward per seat (its side's points or marks minus the
   mean of the other sides'), paid at the end.
 - **Observations**: ``observation_tensor`` is the game's ``default`` encoder,
@@ -33,6 +37,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import itertools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -41,15 +47,21 @@ import pyspiel
 
 from domino_env.encoders.base import get_encoder
 from domino_env.games import Game, available_games, get_game
+from domino_env.rules.fives import FivesConfig
 from domino_env.rules.line import LineConfig
+from domino_env.rules.mexican_train import DOUBLE_TILE, MexicanTrainConfig, engine_value
+from domino_env.rules.mexican_train import TILES as MEXICAN_TRAIN_TILES
 from domino_env.rules.rewards import zero_sum
 from domino_env.rules.texas42 import Texas42Config
+from domino_env.rules.tiles import DOUBLE_SIX
 from domino_env.search import beliefs
 
 PREFIX = "python_domino_env_"
 MATCH_OPTIONS = frozenset({"episode", "target_score", "target_marks"})
 """config fields OpenSpiel does not see: its episode is one round or hand"""
 _NONE_INT, _NONE_STR = -1, ""
+DEAL_WHOLE_HANDS = "deal_whole_hands"
+"""the one game parameter that is not a config field: deal each hand in one chance node"""
 MAX_RESHAKES = 8
 """all-pass reshakes in a row that Texas 42's ``max_game_length`` counts: the rules set no limit, so
 a longer run (each all-pass deal is rare in play) goes on past the declared bound"""
@@ -72,6 +84,8 @@ class _Dealing:
     tile_name: Callable[[Any, int], str]
     max_redeals: Callable[[Any], int] = lambda config: 0
     """re-deals inside one episode that ``max_game_length`` allows for (module docstring)"""
+    set_aside: Callable[[Any], frozenset[int]] = lambda config: frozenset()
+    """tiles no chance node deals (Mexican Train's engine double under ``set_aside``)"""
 
 
 def _line_deal(config: LineConfig, hands: list[list[int]], rest: list[int], seat: int | None) -> dict:
@@ -79,6 +93,19 @@ def _line_deal(config: LineConfig, hands: list[list[int]], rest: list[int], seat
     if config.variant == "draw":
         deal["stock"] = rest
     return deal
+
+
+def _fives_deal(config: FivesConfig, hands: list[list[int]], rest: list[int], seat: int | None) -> dict:
+    deal: dict[str, Any] = {"hands": hands, "leader": seat}
+    if config.is_all_fives:
+        deal["stock"] = rest
+    return deal
+
+
+def _mexican_train_deal(
+    config: MexicanTrainConfig, hands: list[list[int]], rest: list[int], seat: int | None
+) -> dict:
+    return {"hands": hands, "boneyard": rest, "first_player": seat}
 
 
 def _texas42_deal(config: Texas42Config, hands: list[list[int]], rest: list[int], seat: int | None) -> dict:
@@ -99,6 +126,29 @@ _DEALINGS: dict[type, _Dealing] = {
         players=(2, 4),
         tile_name=lambda config, t: config.tiles.name(t),
     ),
+    FivesConfig: _Dealing(
+        hand_size=lambda config: config.hand_size,
+        ordered_rest=lambda config: config.is_all_fives,
+        lot=lambda config, deal_number: not config.is_all_fives or config.lead_rule == "lot_any",
+        make_deal=_fives_deal,
+        redeal_seat=lambda engine, deals_before: None,
+        max_utility=lambda config: float(config.max_round_points),
+        players=(2, 4),
+        tile_name=lambda config, t: DOUBLE_SIX.name(t),
+    ),
+    MexicanTrainConfig: _Dealing(
+        hand_size=lambda config: config.hand_size,
+        ordered_rest=lambda config: True,
+        lot=lambda config, deal_number: True,
+        make_deal=_mexican_train_deal,
+        redeal_seat=lambda engine, deals_before: None,
+        max_utility=lambda config: float(config.max_round_points),
+        players=(2, 8),
+        tile_name=lambda config, t: MEXICAN_TRAIN_TILES.name(t),
+        set_aside=lambda config: (
+            frozenset({DOUBLE_TILE[engine_value(0)]}) if config.engine_source == "set_aside" else frozenset()
+        ),
+    ),
     Texas42Config: _Dealing(
         hand_size=lambda config: config.variant.hand_size,
         ordered_rest=lambda config: False,
@@ -113,9 +163,34 @@ _DEALINGS: dict[type, _Dealing] = {
 }
 
 
+# ----- whole hands as one outcome ------------------------------------------------------------------
+def hand_rank(tiles: tuple[int, ...] | list[int]) -> int:
+    """The rank of a hand (distinct tile ids) among all hands of its size, in colexicographic order:
+    ``sum(comb(t_i, i + 1))`` over its tiles in increasing order, below ``comb(num_tiles, size)``."""
+    return sum(math.comb(t, i + 1) for i, t in enumerate(sorted(tiles)))
+
+
+def hand_of_rank(rank: int, size: int) -> list[int]:
+    """The ``size`` tiles of the hand ranked ``rank`` (``hand_rank``'s inverse), in increasing order."""
+    tiles = []
+    for i in range(size, 0, -1):
+        t = i - 1
+        while math.comb(t + 1, i) <= rank:
+            t += 1
+        tiles.append(t)
+        rank -= math.comb(t, i)
+    return tiles[::-1]
+
+
 # ----- parameters ------------------------------------------------------------------------------------
 def _option_fields(record: Game) -> list[dataclasses.Field]:
     return [f for f in dataclasses.fields(record.config_type) if f.name not in MATCH_OPTIONS]
+
+
+def _tri_state(field: dataclasses.Field) -> bool:
+    """A ``bool | None`` option (``None``: the preset decides): an OpenSpiel parameter has one type,
+    so it travels as an integer, ``-1`` for ``None`` and ``0``/``1`` for ``False``/``True``."""
+    return str(field.type).replace(" ", "") in ("bool|None", "None|bool")
 
 
 def parameter_defaults(record: Game) -> dict[str, int | str | bool]:
@@ -124,12 +199,12 @@ def parameter_defaults(record: Game) -> dict[str, int | str | bool]:
     for f in _option_fields(record):
         value = f.default
         if value is None:
-            value = _NONE_INT if "int" in str(f.type) else _NONE_STR
+            value = _NONE_INT if "int" in str(f.type) or _tri_state(f) else _NONE_STR
         defaults[f.name] = value
     return defaults
 
 
-def parameters(game: str, **options: Any) -> dict[str, int | str | bool]:
+def parameters(game: str, /, **options: Any) -> dict[str, int | str | bool]:
     """The OpenSpiel parameters of the environment options ``options`` (``record.config``'s, so
     aliases such as ``forced_bid`` work; the match options and ``reward`` are dropped, since OpenSpiel
     plays one round or hand and pays the zero-sum return)."""
@@ -138,11 +213,11 @@ def parameters(game: str, **options: Any) -> dict[str, int | str | bool]:
 
 
 def _parameters_of_config(record: Game, config: Any) -> dict[str, int | str | bool]:
-    defaults = parameter_defaults(record)
+    tri_states = {f.name for f in _option_fields(record) if _tri_state(f)}
     out = {}
-    for name, default in defaults.items():
+    for name, default in parameter_defaults(record).items():
         value = getattr(config, name)
-        out[name] = _none_value(default) if value is None else value
+        out[name] = _none_value(default) if value is None else int(value) if name in tri_states else value
     return out
 
 
@@ -153,13 +228,19 @@ def _none_value(default: int | str | bool) -> int | str:
 def config_of(record: Game, params: dict[str, Any]) -> Any:
     """The one-episode rules config of OpenSpiel ``params`` (``ValueError`` from the record when bad)."""
     defaults = parameter_defaults(record)
+    params = {k: v for k, v in params.items() if k != DEAL_WHOLE_HANDS}  # how to deal, not a rule
     unknown = set(params) - set(defaults)
     if unknown:
         raise ValueError(f"unknown {record.name} parameter(s) {sorted(unknown)}; known: {sorted(defaults)}")
+    tri_states = {f.name for f in _option_fields(record) if _tri_state(f)}
     options = {}
     for name, default in defaults.items():
         value = params.get(name, default)
-        options[name] = None if value == _none_value(default) and not isinstance(value, bool) else value
+        if value == _none_value(default) and not isinstance(value, bool):
+            value = None
+        elif name in tri_states and value in (0, 1):
+            value = bool(value)
+        options[name] = value
     return record.config(**options, episode=record.episodes[0])
 
 
@@ -180,7 +261,7 @@ def _game_type(record: Game) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=parameter_defaults(record),
+        parameter_specification={**parameter_defaults(record), DEAL_WHOLE_HANDS: False},
     )
 
 
@@ -194,6 +275,7 @@ class _Setup:
     dealing: _Dealing
     num_tiles: int
     sides: tuple[int, ...]
+    whole_hands: bool
     params: tuple[tuple[str, Any], ...]
     """the game parameters it was found from, sorted: what a pickle of a state stores"""
 
@@ -215,7 +297,8 @@ def _setup_of_parameters(name: str, params: dict[str, Any]) -> _Setup:
         record = get_game(name)
         config = config_of(record, params)
         _SETUPS[key] = _Setup(record, config, _DEALINGS[record.config_type], record.num_tiles(config),
-                              record.sides(config), tuple(sorted(params.items())))
+                              record.sides(config), bool(params.get(DEAL_WHOLE_HANDS, False)),
+                              tuple(sorted(params.items())))
     return _SETUPS[key]
 
 
@@ -235,9 +318,10 @@ class DominoEnvGame(pyspiel.Game):
         num_tiles = record.num_tiles(config)
         one_deal = num_tiles + 1 + config.max_decisions
         max_utility = dealing.max_utility(config)
+        hands = math.comb(num_tiles, dealing.hand_size(config)) if (params or {}).get(DEAL_WHOLE_HANDS) else 0
         info = pyspiel.GameInfo(
             num_distinct_actions=config.num_actions,
-            max_chance_outcomes=max(num_tiles, config.num_players),
+            max_chance_outcomes=max(num_tiles, config.num_players, hands),
             num_players=config.num_players,
             min_utility=-max_utility,
             max_utility=max_utility,
@@ -296,6 +380,7 @@ class DominoEnvState(pyspiel.State):
     # ----- chance ---------------------------------------------------------------------------------
     def _undealt(self) -> list[int]:
         taken = {t for hand in self._hands for t in hand} | set(self._rest)
+        taken |= self._game.dealing.set_aside(self._game.config)
         return [t for t in range(self._game.num_tiles) if t not in taken]
 
     def _dealing_to(self) -> str:
@@ -316,17 +401,23 @@ class DominoEnvState(pyspiel.State):
         return self._engine.current_player
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._dealing_to() == "lot":
+        to = self._dealing_to()
+        if to == "lot":
             n = self._game.config.num_players
             return [(seat, 1.0 / n) for seat in range(n)]
         undealt = self._undealt()
+        if to == "hand" and self._game.whole_hands:
+            size = self._game.dealing.hand_size(self._game.config)
+            ranks = sorted(hand_rank(hand) for hand in itertools.combinations(undealt, size))
+            return [(r, 1.0 / len(ranks)) for r in ranks]
         return [(t, 1.0 / len(undealt)) for t in undealt]
 
     def _apply_chance(self, outcome: int) -> None:
         to = self._dealing_to()
         if to == "hand":
             size = self._game.dealing.hand_size(self._game.config)
-            next(hand for hand in self._hands if len(hand) < size).append(outcome)
+            hand = next(hand for hand in self._hands if len(hand) < size)
+            hand.extend(hand_of_rank(outcome, size) if self._game.whole_hands else [outcome])
         elif to == "rest":
             self._rest.append(outcome)
         else:
@@ -367,9 +458,12 @@ class DominoEnvState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            if self._engine is None and self._dealing_to() == "lot":
+            to = self._dealing_to() if self._engine is None else "rest"
+            if to == "lot":
                 return f"first seat {action}"
-            return f"deal {self._game.dealing.tile_name(self._game.config, action)}"
+            size = self._game.dealing.hand_size(self._game.config)
+            tiles = hand_of_rank(action, size) if to == "hand" and self._game.whole_hands else [action]
+            return "deal " + " ".join(self._game.dealing.tile_name(self._game.config, t) for t in tiles)
         if self._engine is None:
             return f"action {action}"
         return self._engine.action_to_text(action)

@@ -15,6 +15,8 @@ Line games (docs/rules.md 2)
     drawable stock is empty, so every pass binds the whole current hand.
   - Round 0 with ``first_leader="highest_double"`` in **Block**: the leader was dealt the
     top-ranked tile (highest double, else heaviest) of all hands dealt.
+All Fives and Fives and Threes (RULES-new-games.md 2, 4): as the line games over up to four open
+  ends (``search/fives_beliefs.py``); ``rebuild`` keeps the view's config and scores.
 Texas 42 (docs/rules.md 3)
   - A failure to follow suit ``v`` proves the hand holds no tile that follows ``v`` under the
     contract's scheme (a tile holding trump follows trump only).
@@ -51,13 +53,16 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from domino_env.rules import texas42 as t42
+from domino_env.rules.fives import FivesGame, FivesView
 from domino_env.rules.line import LineGame, LineView, highest_double_holder
+from domino_env.rules.mexican_train import MexicanTrainView
 from domino_env.rules.texas42 import Texas42Game, Texas42View
 from domino_env.rules.tiles import iter_bits
 
@@ -66,7 +71,7 @@ MAX_TRIES = 10_000  # Block's first-leader rejection rounds before giving up: re
 Deal = dict[str, Any]
 
 
-def sample_consistent_deal(view: LineView | Texas42View, rng: np.random.Generator) -> Deal:
+def sample_consistent_deal(view: LineView | Texas42View | FivesView, rng: np.random.Generator) -> Deal:
     """A random round-start deal consistent with ``view``, in the form ``reset(options={"deal": ...})``
     takes: line games ``{"hands", "stock", "leader"}``, Texas 42 ``{"hands", "shaker"}`` (tile ids;
     Texas 88 adds ``"kitty"`` and, once the bid winner has discarded, ``"discards"`` in order, which
@@ -82,10 +87,21 @@ def sample_consistent_deal(view: LineView | Texas42View, rng: np.random.Generato
         return _sample_line(view, rng)
     if isinstance(view, Texas42View):
         return _sample_texas42(view, rng)
+    if isinstance(view, FivesView):
+        from domino_env.search.fives_beliefs import sample_fives_deal  # it imports this module
+
+        return sample_fives_deal(view, rng)
+    if isinstance(view, MexicanTrainView):
+        # imported here: that module imports this one
+        from domino_env.search.mexican_train_beliefs import sample_mexican_train_deal
+
+        return sample_mexican_train_deal(view, rng)
     raise TypeError(f"no deal sampler for {type(view).__name__}")
 
 
-def rebuild(view: LineView | Texas42View, deal: Deal, rng: np.random.Generator) -> LineGame | Texas42Game:
+def rebuild(
+    view: LineView | Texas42View | FivesView, deal: Deal, rng: np.random.Generator
+) -> LineGame | Texas42Game | FivesGame:
     """The engine at ``view``'s position on ``deal``: the public history replayed; ``rng`` deals later rounds.
 
     Scores (line) and marks (42) are carried over; past rounds' results are not in a view, so the
@@ -105,10 +121,23 @@ def rebuild(view: LineView | Texas42View, deal: Deal, rng: np.random.Generator) 
         for _seat, action, _leads in t42.hand_moves(view):
             game.apply(action if action >= 0 else game.variant.discard + next(discards))
         return game
+    if isinstance(view, FivesView):
+        game = FivesGame(view.config, rng, deal=deal)
+        game.scores, game.hand_index = _fives_hand_start_scores(view), view.hand_index
+        for _seat, action, _points, _ends in view.history:
+            game.apply(action)
+        return game
+    if isinstance(view, MexicanTrainView):
+        # imported here: that module imports this one
+        from domino_env.search.mexican_train_beliefs import rebuild_mexican_train
+
+        return rebuild_mexican_train(view, deal, rng)
     raise TypeError(f"cannot rebuild a game from {type(view).__name__}")
 
 
-def determinize(view: LineView | Texas42View, rng: np.random.Generator) -> LineGame | Texas42Game:
+def determinize(
+    view: LineView | Texas42View | FivesView, rng: np.random.Generator
+) -> LineGame | Texas42Game | FivesGame:
     """A full-information engine drawn from the seat's beliefs: ``rebuild(view, sample(view))``."""
     return rebuild(view, sample_consistent_deal(view, rng), rng)
 
@@ -127,8 +156,13 @@ def uniform_allocation(
     the items bin ``b`` receives keep ``histories[b].fits`` true (a test monotone in the items).
 
     Counts completions by dynamic programming, then draws item by item with probability proportional
-    to the completions each choice leaves. Raises ``ValueError`` when no assignment exists.
+    to the completions each choice leaves. Without ``histories`` items with the same constraints are
+    interchangeable, so ``_grouped_allocation`` counts by group instead (the item-by-item memo grows
+    with the room left in every bin: seconds for a 56-tile Texas 88 deal). Raises ``ValueError``
+    when no assignment exists.
     """
+    if histories is None or all(h is None for h in histories):
+        return _grouped_allocation(allowed, room, rng, at_least)
     n = len(allowed)
     k_bin, k_items, need = at_least if at_least is not None else (-1, 0, 0)
     tallies = list(histories) if histories is not None else [None] * len(room)
@@ -174,6 +208,108 @@ def uniform_allocation(
                 break
             pick -= w
     return bins
+
+
+Classes = tuple[tuple[int, int, int], ...]  # (bins allowed from here on, marked, items) per class
+
+
+class _ClassCounter:
+    """Counts the completions of ``_grouped_allocation`` from a bin position and its classes."""
+
+    def __init__(self, allowed: Sequence[int], room: Sequence[int], at_least: tuple[int, int, int] | None):
+        self.room = room
+        self.k_bin, _items, self.need = at_least if at_least is not None else (-1, 0, 0)
+        self.order = sorted(range(len(room)), key=lambda b: sum(a >> b & 1 for a in allowed))
+        self.suffix = [0] * (len(room) + 1)  # the bins from position p on
+        for p in range(len(room) - 1, -1, -1):
+            self.suffix[p] = self.suffix[p + 1] | 1 << self.order[p]
+        self.memo: dict[tuple[int, Classes, int], int] = {}
+
+    def merged(self, p: int, counts: Sequence[tuple[int, int, int]]) -> Classes:
+        """``counts`` as classes of position ``p``: keys cut to the bins left, equal keys added up."""
+        out: dict[tuple[int, int], int] = {}
+        for key, marked, c in counts:
+            if c:
+                cut = (key & self.suffix[p], marked)
+                out[cut] = out.get(cut, 0) + c
+        return tuple(sorted((key, marked, c) for (key, marked), c in out.items()))
+
+    def after(self, p: int, counts: Classes, taken: tuple[int, ...]) -> Classes:
+        return self.merged(p + 1, [(key, m, c - k) for (key, m, c), k in zip(counts, taken, strict=True)])
+
+    def fills(self, p: int, counts: Classes, got: int) -> list[tuple[tuple[int, ...], int, int]]:
+        """``(items taken per class, ways to take them, at_least items held after)`` of every way
+        the bin at position ``p`` can take its room from ``counts``."""
+        b = self.order[p]
+        caps = [c if key >> b & 1 else 0 for key, _marked, c in counts]
+        out: list[tuple[tuple[int, ...], int, int]] = []
+
+        def extend(j: int, left: int, taken: tuple[int, ...], weight: int, held: int) -> None:
+            if j == len(counts):
+                if not left:
+                    out.append((taken, weight, min(self.need, held) if b == self.k_bin else got))
+                return
+            if sum(caps[j:]) >= left:
+                marked = counts[j][1]
+                for k in range(min(caps[j], left) + 1):
+                    extend(j + 1, left - k, (*taken, k), weight * math.comb(caps[j], k), held + k * marked)
+
+        extend(0, self.room[b], (), 1, got)
+        return out
+
+    def ways(self, p: int, counts: Classes, got: int) -> int:
+        if p == len(self.room):
+            return int(not counts and got >= self.need)
+        state = (p, counts, got)
+        if state not in self.memo:
+            self.memo[state] = sum(
+                w * self.ways(p + 1, self.after(p, counts, t), g) for t, w, g in self.fills(p, counts, got)
+            )
+        return self.memo[state]
+
+
+def _grouped_allocation(
+    allowed: Sequence[int], room: Sequence[int], rng: np.random.Generator,
+    at_least: tuple[int, int, int] | None = None,
+) -> list[int]:
+    """``uniform_allocation`` without histories, by classes of interchangeable items.
+
+    Bins are filled one after another, the most restricted first. Before each bin, the items left
+    form classes by the bins still to come that allow them (and membership of the ``at_least`` set):
+    the number of completions depends only on how many items each class holds, so the memo is keyed
+    by those counts, and classes merge as the bins that told them apart are filled (Texas 88: a few
+    hundred states instead of the item-by-item memo's hundred thousand). A bin takes ``k`` items of
+    a class in ``C(count, k)`` ways; the counts drawn, which items is a uniform choice in each class,
+    so the assignment is uniform.
+    """
+    counter = _ClassCounter(allowed, room, at_least)
+    marks = [(at_least[1] if at_least else 0) >> i & 1 for i in range(len(allowed))]
+    counts = counter.merged(0, [(a, m, 1) for a, m in zip(allowed, marks, strict=True)])
+    got = 0
+    if sum(room) != len(allowed) or counter.ways(0, counts, got) == 0:
+        raise ValueError("no deal satisfies the constraints of this view")
+    bins_of, left = [0] * len(allowed), list(range(len(allowed)))
+    for p, b in enumerate(counter.order):
+        options = counter.fills(p, counts, got)
+        weights = [w * counter.ways(p + 1, counter.after(p, counts, t), g) for t, w, g in options]
+        pick = _below(rng, sum(weights))
+        i = 0
+        while pick >= weights[i]:
+            pick -= weights[i]
+            i += 1
+        taken, _w, got = options[i]
+        pools: dict[tuple[int, int], list[int]] = {}
+        for item in left:
+            pools.setdefault((allowed[item] & counter.suffix[p], marks[item]), []).append(item)
+        chosen = set()
+        for (key, marked, _c), k in zip(counts, taken, strict=True):
+            pool = pools[key, marked]
+            chosen.update(pool[j] for j in rng.permutation(len(pool))[:k])
+        for item in chosen:
+            bins_of[item] = b
+        left = [item for item in left if item not in chosen]
+        counts = counter.after(p, counts, taken)
+    return bins_of
 
 
 def _below(rng: np.random.Generator, bound: int) -> int:
@@ -374,6 +510,18 @@ def _draw_order(view: LineView, drawn: list[list[int]]) -> list[int]:
     draw_action = 2 * view.config.tiles.num_tiles
     queues = [iter(tiles) for tiles in drawn]
     return [next(queues[seat]) for seat, action, _l, _r in view.history if action == draw_action]
+
+
+# ----- All Fives and Fives and Threes ------------------------------------------------------------
+def _fives_hand_start_scores(view: FivesView) -> list[int]:
+    """The scores when the view's hand began: the points its plays scored taken off (partners alike)."""
+    cfg = view.config
+    scores = list(view.scores)
+    for seat, _action, points, _ends in view.history:
+        for s in range(cfg.num_players):
+            if cfg.side_of(s) == cfg.side_of(seat):
+                scores[s] -= points
+    return scores
 
 
 # ----- Texas 42 ----------------------------------------------------------------------------------

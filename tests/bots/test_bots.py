@@ -4,6 +4,7 @@ greedy tips on scripted positions, determinized worlds, the exact endgame solver
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,12 @@ LINE_VARIANTS = [
     {"variant": "draw", "num_players": 4, "teams": True, "preset": "boardpan"},
     {"variant": "block", "num_players": 3, "max_pips": 9},
 ]
-TEXAS_VARIANTS = [{}, {"nello": "high", "sevens": True, "plunge": True, "forced_bid": True}]
+TEXAS_VARIANTS = [
+    {},
+    {"nello": "high", "sevens": True, "plunge": True, "forced_bid": True},
+    {"num_players": 3},  # docs/rules.md 3.7
+    {"preset": "texas88"},  # docs/rules.md 3.8: the kitty, the discards, two copies of every tile
+]
 FAST = {"search": {"budget": 8}}
 
 
@@ -329,14 +335,29 @@ def test_line_solver_scores_like_the_engine() -> None:
             assert LineSolver(cfg).round_points(tuple(game.hands), winner) == _side_points(game)
 
 
-def test_texas42_alphabeta_matches_minimax_on_endgames() -> None:
+def in_hands(game: Texas42Game) -> int:
+    return sum(map(int.bit_count, game.hands))
+
+
+ENDGAMES = [({}, 8), ({"num_players": 3}, 6), ({"preset": "texas88"}, 12)]  # at most 8 tiles or 2 tricks
+
+
+@pytest.mark.parametrize(("options", "tiles"), ENDGAMES)
+def test_texas42_alphabeta_matches_minimax_on_endgames(options: dict, tiles: int) -> None:
+    """Exact for every seat, its side maximizing (with three players the bidder against the two)."""
     rng, heuristic = np.random.default_rng(0), make_bot("texas42", "heuristic")
+    solved = 0
     for seed in range(6):
-        cfg = Texas42Config.make(stop_when_decided=False)
+        cfg = Texas42Config.make(stop_when_decided=False, **options)
         game = Texas42Game(cfg, np.random.default_rng(seed))
-        while not (game.is_terminal or game.phase == PLAY_PHASE and sum(map(int.bit_count, game.hands)) <= 8):
+        while not game.is_terminal and (game.phase != PLAY_PHASE or in_hands(game) > tiles):
             game.apply(heuristic.act(game.view(game.current_player), rng))
         if game.is_terminal:
             continue
-        expected = _minimax(game, lambda g: team_value(g, 0), lambda g: g.current_player % 2 == 0)
-        assert alphabeta(game, 0) == pytest.approx(expected)
+        for seat in range(cfg.num_players):
+            ours = game.sides[seat]
+            value = partial(team_value, seat=seat)
+            expected = _minimax(game, value, lambda g, o=ours: g.sides[g.current_player] == o)
+            assert alphabeta(game, seat) == pytest.approx(expected)
+        solved += 1
+    assert solved >= 3

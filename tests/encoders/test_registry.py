@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 
 import pytest
 
@@ -38,7 +39,7 @@ def test_each_game_has_its_encoders_under_its_one_name() -> None:
 
 @pytest.mark.parametrize("game", ["line", "chess", ""])
 def test_an_unknown_game_is_refused_with_the_known_games(game: str) -> None:
-    with pytest.raises(ValueError, match=r"unknown game .*known games: \['dominoes', 'texas42'\]"):
+    with pytest.raises(ValueError, match=r"unknown game .*known games: " + re.escape(str(available_games()))):
         get_encoder(game, "default")
 
 

@@ -1,6 +1,6 @@
 """texas42_v0 with three players (``num_players=3``) and Texas 88 (``preset="texas88"``): API
-conformance, seeding, spaces, exact deals, rewards by side, saved games, and the parts of the
-library that play four-player 42 only refusing the variants by name."""
+conformance, seeding, spaces, exact deals, rewards by side, saved games, the scripted bots playing
+them, and the parts of the library that play four-player 42 only refusing the variants by name."""
 
 from __future__ import annotations
 
@@ -153,15 +153,13 @@ def test_saved_games_and_clones_continue_identically(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", VARIANTS)
-def test_random_bot_plays_and_four_player_code_refuses_by_name(name: str) -> None:
+def test_scripted_bots_play_and_four_player_code_refuses_by_name(name: str) -> None:
     options = VARIANTS[name]
     env = texas42_v0.raw_env(**options)
     env.reset(seed=6)
     view, rng = env.game.view(env.game.current_player), np.random.default_rng(0)
-    assert view.legal_mask >> make_bot("texas42", "random").act(view, rng) & 1
-    for bot in ("heuristic", "search"):
-        with pytest.raises(ValueError, match="four-player 42 only.*random bot"):
-            make_bot("texas42", bot).act(view, rng)
+    for bot, kwargs in (("random", {}), ("heuristic", {}), ("search", {"budget": 2})):
+        assert view.legal_mask >> make_bot("texas42", bot, **kwargs).act(view, rng) & 1
     with pytest.raises(ValueError, match="VectorTexas42Game plays four-player 42 only"):
         VectorTexas42Game(2, **options)
     with pytest.raises(ValueError, match="terminal front end plays four-player 42 only"):

@@ -10,8 +10,8 @@ Bad inputs tried:
   an unknown name (``nobot``), the other game's bot (``heuristic`` in dominoes), a bad keyword
   value (``search:budget=abc``), a malformed option (``search:budget``)
 - ``domino-evaluate --agents``: one agent; two agents with the same label
-- ``domino-evaluate --game texas42`` with three-player 42 or Texas 88 and a four-player bot
-  (``heuristic``, ``search``): refused before any game
+- ``domino-evaluate --game texas42`` with three-player 42 or Texas 88 and a policy trained on
+  four-player 42 (``checkpoint``, ``trained``): stopped at its first move with one line
 - ``evaluate()`` with a bot the parent builds but the workers cannot (the run stops with the
   workers' error)
 - ``domino-evaluate --deals 0``, ``--deals x``, ``--workers 0``, ``--seed -1``
@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from domino_env.evaluation.tasks import baseline_path
 
 COMMANDS = Path(sys.executable).parent  # the console scripts installed beside this interpreter
 TIMEOUT = 120  # seconds: a hang fails the test instead of stalling CI
@@ -69,15 +71,16 @@ def test_an_agent_that_cannot_be_built_stops_before_the_workers(agent, game, mes
     assert message in result.stderr and "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize(("options", "bot"), [
-    (["--option", "num_players=3"], "heuristic"),
-    (["--option", "preset=texas88"], "search:budget=2"),
+@pytest.mark.parametrize(("options", "bot", "message"), [
+    (["--option", "num_players=3"], f"checkpoint:path={baseline_path('Texas42')}", "reads 380 inputs"),
+    (["--option", "preset=texas88"], "trained", "no benchmark task plays these rules"),
 ])
-def test_a_bot_that_cannot_play_the_rules_stops_before_any_game(capsys, options, bot):
-    """Three-player 42 and Texas 88 with the four-player bots: one error line, no traceback."""
+def test_a_bot_that_cannot_play_the_rules_stops_with_one_line(capsys, options, bot, message):
+    """Three-player 42 and Texas 88 with policies trained on four-player 42: one error line naming
+    the agent and the rules, no traceback."""
     line = usage_error(capsys, ["--game", "texas42", *options, "--agents", "random", bot, "--deals", "1",
                                 "--workers", "1"])
-    assert "play four-player 42 only" in line and "use the random bot" in line
+    assert f"argument --agents: agent {bot!r} cannot play texas42" in line and message in line
 
 
 def test_a_worker_that_fails_stops_the_run_with_its_error():

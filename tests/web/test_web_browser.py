@@ -356,7 +356,7 @@ def test_the_countdown_survives_a_rotation_and_an_open_table_shows_every_hand(se
 
 
 def test_texas88_and_three_player_42_from_the_lobby(server, page, tmp_path):
-    """The lobby offers only the bots these rules can seat (random), six seats for Texas 88; a
+    """The lobby offers the bots these rules can seat (the scripted ones), six seats for Texas 88; a
     Texas 88 hand played by clicks (the bid, the two discards, the trump, the tricks) around a table
     of six, its deciding trick of six tiles shown."""
     base, app = server
@@ -366,11 +366,12 @@ def test_texas88_and_three_player_42_from_the_lobby(server, page, tmp_path):
     assert page.locator("#rules .rule").count() >= 4  # nello, plunge, sevens, forced bid...
     page.select_option("#players", "3")
     seats = "() => [...document.querySelectorAll('.seat-input')].map(x => x.value)"
-    assert page.evaluate(seats) == ["person", "random", "random"]
-    assert page.locator("#bots option").evaluate_all("xs => xs.map(x => x.value)") == ["person", "random"]
+    assert page.evaluate(seats) == ["person", "heuristic", "heuristic"]
+    offered = page.locator("#bots option").evaluate_all("xs => xs.map(x => x.value)")
+    assert offered == ["person", "heuristic", "random", "search"]
     page.select_option("#preset", "texas88")
     assert page.input_value("#players") == "6"
-    assert page.evaluate(seats) == ["person"] + ["random"] * 5
+    assert page.evaluate(seats) == ["person"] + ["heuristic"] * 5
     page.check("#one-round")
     page.fill("#seed", "5")
     page.click("#create")

@@ -103,13 +103,15 @@ FLAG_WORDS = {
 }
 """The terminal's option names as the lobby calls them, for messages written for the command line."""
 log = logging.getLogger("domino_env.frontends.web")
+WEB_GAMES = tuple(choice for choice in GAMES if game_of_choice(choice).web_module is not None)
+"""What a browser table plays: the terminal's games whose record names a browser module (``web_module``)."""
 
 
 class TableRequest(BaseModel):
     """What the lobby sends to open a table; ``seats[i]`` is ``"person"`` or a bot spec
     (``NAME[:KEY=VALUE...]``, as ``domino-play --bots`` takes)."""
 
-    game: str = Field(description=f"one of {GAMES}")
+    game: str = Field(description=f"one of {WEB_GAMES}")
     seats: list[str] = Field(min_length=2, max_length=6)
     teams: bool = False
     preset: str | None = None
@@ -696,6 +698,12 @@ def _check_request(
         family = game_of_choice(request.game).name
     except ValueError as err:
         raise Refused(400, str(err)) from None
+    if get_game(family).web_module is None:
+        raise Refused(
+            400,
+            f"{request.game} has no browser table yet (it plays at a terminal, in domino-play); "
+            f"the browser offers {', '.join(WEB_GAMES)}",
+        )
     people = sum(kind == PERSON for kind in request.seats)
     if not people:
         raise Refused(400, f"a table needs at least one person: make one seat {PERSON!r}")

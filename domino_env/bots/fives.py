@@ -1,0 +1,322 @@
+"""All Fives and Fives and Threes agents: ``greedy`` plays as a club player, ``search`` plays
+determinized Monte Carlo over sampled deals.
+
+A club player's order of concerns (Pagat's and the rule cards' advice on count games): score now,
+do not leave the next opponent a count, get rid of heavy tiles (All Fives pays the winner the
+opponents' pips), keep tiles that fit the layout so as not to draw or knock, and lay doubles while
+they still fit. ``greedy`` weighs those per legal play (``FivesWeights``) on a small model of the
+layout (``Layout``) built from the view alone; it never draws while it can play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from domino_env.bots.base import register_bot
+from domino_env.rules.conventions import check_choice
+from domino_env.rules.fives import COUNT_POINTS, END_STRIDE, FivesConfig, FivesGame, FivesView
+from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
+from domino_env.search.fives_beliefs import sample_fives_world, table_mask
+from domino_env.search.line_solver import margin
+
+_LOW, _HIGH, _PIPS, _SUIT = DOUBLE_SIX.low, DOUBLE_SIX.high, DOUBLE_SIX.pips, DOUBLE_SIX.suit_mask
+
+
+class Layout(NamedTuple):
+    """What the count and the open ends depend on: the tiles down, the spinner's number (-1: none),
+    and per end W, E, N, S its number, whether its outermost tile is a double, whether its arm holds
+    a tile. ``place`` follows ``FivesGame._place`` and ``count`` ``FivesGame.count`` (a test checks
+    both against the engine), so a bot can look two plays ahead without the hidden hands."""
+
+    plays: int
+    lead_pips: int  # the lone lead's pips (0 once a second tile is down)
+    spinner: int
+    ends: tuple[int, int, int, int]
+    doubles: tuple[bool, bool, bool, bool]
+    filled: tuple[bool, bool, bool, bool]
+
+    @classmethod
+    def of(cls, view: FivesView | FivesGame) -> Layout:
+        """The layout of a view (or of an engine: the same public fields, no view built)."""
+        if view.centre is None:
+            return cls(0, 0, -1, (-1, -1, -1, -1), (False,) * 4, (False,) * 4)
+        t, _s, _w, west, east = view.centre
+        spinner = _LOW[view.spinner] if view.spinner >= 0 else -1
+        ends, doubles = [], []
+        for e, arm in enumerate(view.arms):
+            if arm:
+                ends.append(arm[-1][4])
+                doubles.append(arm[-1][3] == arm[-1][4])
+            elif spinner >= 0:
+                ends.append(spinner)
+                doubles.append(False)
+            else:
+                ends.append((west, east, -1, -1)[e])
+                doubles.append(e < 2 and west == east)
+        filled = tuple(bool(arm) for arm in view.arms)
+        plays = 1 + sum(len(arm) for arm in view.arms)
+        return cls(plays, _PIPS[t] if plays == 1 else 0, spinner, tuple(ends), tuple(doubles), filled)  # type: ignore[arg-type]
+
+    def open_ends(self) -> tuple[int, int, int, int]:
+        """``FivesGame.open_ends``: N and S once both of the spinner's W and E sides hold a tile."""
+        if not self.plays:
+            return (-1, -1, -1, -1)
+        if self.spinner >= 0 and self.filled[0] and self.filled[1]:
+            return self.ends
+        return (self.ends[0], self.ends[1], -1, -1)
+
+    def fits(self, t: int) -> list[int]:
+        """The ends tile ``t`` can go on (the lead goes on end 0)."""
+        if not self.plays:
+            return [0]
+        return [e for e, v in enumerate(self.open_ends()) if v >= 0 and _SUIT[v] >> t & 1]
+
+    def count(self, double_count: str | None) -> int:
+        if self.plays <= 1:
+            return self.lead_pips
+        both = double_count != "one_half"
+        total = 0
+        for e in range(4 if self.spinner >= 0 else 2):
+            if self.spinner < 0 or self.filled[e]:
+                total += self.ends[e] * (2 if self.doubles[e] and both else 1)
+        if self.spinner >= 0 and not (self.filled[0] and self.filled[1]):
+            total += 2 * self.spinner
+        return total
+
+    def place(self, t: int, e: int, spins: bool) -> Layout:
+        """The layout after tile ``t`` goes on end ``e``; ``spins``: a first double becomes the spinner."""
+        low, high = _LOW[t], _HIGH[t]
+        double = low == high
+        ends, doubles, filled = list(self.ends), list(self.doubles), list(self.filled)
+        spins = spins and double and self.spinner < 0
+        if not self.plays:
+            if spins:
+                return Layout(1, low + high, low, (low,) * 4, (False,) * 4, (False,) * 4)
+            lead_ends = (double, double, False, False)
+            return Layout(1, low + high, -1, (low, high, -1, -1), lead_ends, (False,) * 4)
+        if spins:  # the line so far becomes the arm on the spinner's covered side
+            ends[e] = ends[2] = ends[3] = low
+            doubles[e], filled[1 - e], filled[e] = False, True, False
+            return Layout(self.plays + 1, 0, low, tuple(ends), tuple(doubles), tuple(filled))  # type: ignore[arg-type]
+        ends[e] = high if low == ends[e] else low
+        doubles[e], filled[e] = double, True
+        return Layout(self.plays + 1, 0, self.spinner, tuple(ends), tuple(doubles), tuple(filled))  # type: ignore[arg-type]
+
+
+def count_points(config: FivesConfig, count: int) -> int:
+    """What a count scores, in the config's score unit (``COUNT_POINTS``; ``fives`` divides by 5)."""
+    points = int(COUNT_POINTS[config.game][count])
+    return points // 5 if config.score_unit == "fives" else points
+
+
+def tile_points(layout: Layout, config: FivesConfig) -> tuple[int, ...]:
+    """Per tile, the most it scores laid on ``layout`` (-1 where it fits no end)."""
+    spins = config.spinner == "first_double"
+    return _tile_points(layout, config.game, config.double_count, config.score_unit == "fives", spins)
+
+
+@lru_cache(maxsize=1 << 16)
+def _tile_points(layout: Layout, game: str, double_count: str | None, fives: bool,
+                 spins: bool) -> tuple[int, ...]:
+    """``tile_points`` on the rule options it reads. Cached: rollouts and the reply look-ahead meet
+    the same layouts again and again."""
+    unit = 5 if fives else 1
+    table = COUNT_POINTS[game]
+    if not layout.plays:  # a lead counts its pips
+        return tuple(int(table[_PIPS[u]]) // unit for u in range(DOUBLE_SIX.num_tiles))
+    out = [-1] * DOUBLE_SIX.num_tiles
+    for e, v in enumerate(layout.open_ends()):
+        for u in iter_bits(_SUIT[v] if v >= 0 else 0):
+            out[u] = max(out[u], int(table[layout.place(u, e, spins).count(double_count)]) // unit)
+    return tuple(out)
+
+
+def proven_absent(view: FivesView, seat: int) -> int:
+    """Tiles ``seat`` cannot hold: the numbers of the open ends at its passes (and its draws under
+    ``must_play``) since its last draw (a draw can bring the number back)."""
+    cfg = view.config
+    draw_action = END_STRIDE[cfg.game] * DOUBLE_SIX.num_tiles
+    absent = 0
+    for s, action, _points, ends in view.history:
+        if s != seat or action < draw_action:
+            continue
+        lacked = sum(_SUIT[v] for v in set(ends) if v >= 0)
+        if action == draw_action:
+            absent = lacked if cfg.draw_policy == "must_play" else 0
+        else:
+            absent |= lacked
+    return absent
+
+
+@dataclass(frozen=True)
+class FivesWeights:
+    """Weights of greedy's score of a play, in points of the game's score unit per unit of feature."""
+
+    reply: float = 1.0  # the next opponent's expected best immediate score after the play
+    pips: float = 0.2  # per pip of the tile played (shed heavy tiles; All Fives pays pips)
+    keep: float = 0.5  # per tile left in hand that fits the layout after the play
+    double: float = 1.0  # playing a double (doubles have one number: hard to place later)
+    setup: float = 0.25  # the best score this hand can make on the layout next turn
+
+
+class GreedyFivesAgent:
+    """One-ply scoring of every legal play by a club player's concerns; ties go to the heavier tile,
+    then the lowest action id. Deterministic: ``rng`` is not used."""
+
+    def __init__(self, weights: FivesWeights | None = None):
+        self.weights = weights or FivesWeights()
+
+    def scores(self, view: FivesView) -> dict[int, float]:
+        """Score of every legal play (empty when the seat can only draw or pass)."""
+        cfg, w = view.config, self.weights
+        stride = END_STRIDE[cfg.game]
+        plays = view.legal_mask & ((1 << (stride * DOUBLE_SIX.num_tiles)) - 1)
+        if not plays:
+            return {}
+        spins = cfg.spinner == "first_double"
+        layout = Layout.of(view)
+        opponent = self._next_opponent(view)
+        unseen = DOUBLE_SIX.full_mask & ~view.hand & ~table_mask(view)
+        pool = unseen & ~proven_absent(view, opponent) if opponent is not None else 0
+        held = view.hand_sizes[opponent] if opponent is not None else 0
+        chance = min(1.0, held / pool.bit_count()) if pool else 0.0
+        out = {}
+        for a in iter_bits(plays):
+            t, e = divmod(a, stride)
+            after = layout.place(t, e, spins)
+            rest = view.hand & ~(1 << t)
+            best = tile_points(after, cfg)
+            reply = self._expected_best(best, pool, chance) if rest else 0.0
+            setup = max([0, *(best[u] for u in iter_bits(rest))])
+            keep = sum(1 for u in iter_bits(rest) if best[u] >= 0)
+            out[a] = (count_points(cfg, after.count(cfg.double_count)) - w.reply * reply + w.pips * _PIPS[t]
+                      + w.keep * keep + w.double * (_LOW[t] == _HIGH[t]) + w.setup * setup)
+        return out
+
+    def act(self, view: FivesView, rng: np.random.Generator) -> int:
+        scores = self.scores(view)
+        if not scores:
+            return no_play_move(view)
+        stride = END_STRIDE[view.config.game]
+        return max(scores, key=lambda a: (scores[a], _PIPS[a // stride], -a))
+
+    @staticmethod
+    def _next_opponent(view: FivesView) -> int | None:
+        """The first seat after this one on another side that still holds tiles (it replies first)."""
+        cfg, n = view.config, view.config.num_players
+        for k in range(1, n):
+            s = (view.seat + k) % n
+            if cfg.side_of(s) != cfg.side_of(view.seat) and view.hand_sizes[s]:
+                return s
+        return None
+
+    @staticmethod
+    def _expected_best(best: tuple[int, ...], pool: int, chance: float) -> float:
+        """Expected best immediate score of a hand holding each tile of ``pool`` with probability
+        ``chance`` independently: the best tile's score if held, else the next best's, and so on
+        (a sure count when the pool is the opponent's hand)."""
+        expected, missing = 0.0, 1.0
+        for points in sorted((best[u] for u in iter_bits(pool)), reverse=True):
+            if points <= 0:
+                break
+            expected += missing * chance * points
+            missing *= 1.0 - chance
+        return expected
+
+
+def no_play_move(view: FivesView) -> int:
+    """Draw when allowed, else pass: for a seat with no legal play."""
+    draw = END_STRIDE[view.config.game] * DOUBLE_SIX.num_tiles
+    return draw if view.legal_mask >> draw & 1 else draw + 1
+
+
+def fast_move(game: FivesGame) -> int:
+    """The rollout policy ``"fast"``: the legal play scoring most now (ties: the heavier tile, then
+    the lowest action id), else draw, else pass: no look-ahead, so much cheaper than greedy."""
+    cfg = game.config
+    stride = game.stride
+    legal = game.legal_mask()
+    plays = legal & ((1 << game.draw_action) - 1)
+    if not plays:
+        return game.draw_action if legal >> game.draw_action & 1 else game.pass_action
+    layout = Layout.of(game)
+    spins = cfg.spinner == "first_double"
+    return max(iter_bits(plays), key=lambda a: (
+        count_points(cfg, layout.place(a // stride, a % stride, spins).count(cfg.double_count)),
+        _PIPS[a // stride], -a,
+    ))
+
+
+ROLLOUTS = ("greedy", "fast")
+
+
+class FivesSearchAgent:
+    """Determinized search: about ``budget`` rollouts per decision, shared over the legal moves.
+
+    Each world is a uniformly random deal consistent with the view (``sample_fives_deal``: hand
+    sizes, what passes and forced draws proved); every candidate move is played in the *same* worlds
+    (common random numbers), then the hand is played to its end by ``rollout`` for every seat
+    (``"greedy"``: the greedy bot; ``"fast"``: the play scoring most now, cheaper and weaker). Each
+    move's gain over greedy's choice is its mean hand margin (the side's points in the hand minus the
+    mean of the other sides') less greedy's choice's, in the same worlds; the move whose gain is best
+    by its mean less one standard error is played when that is positive, else greedy's choice (with a
+    few worlds a move, the best of several noisy means is biased upwards). A forced move is played
+    at once. The match score is not weighed: the world plays one hand. Like greedy, it never draws
+    while it can play.
+    """
+
+    def __init__(self, budget: int = 100, rollout: str = "greedy"):
+        if budget < 1:
+            raise ValueError(f"budget must be at least 1, got {budget}")
+        check_choice("rollout", rollout, ROLLOUTS)
+        self.budget, self.rollout = budget, rollout
+        self._greedy = GreedyFivesAgent()
+
+    def candidates(self, view: FivesView) -> list[int]:
+        """Every play (else the draw or pass), greedy's preferred first."""
+        scores = self._greedy.scores(view)
+        if not scores:
+            return [no_play_move(view)]
+        stride = END_STRIDE[view.config.game]
+        return sorted(scores, key=lambda a: (-scores[a], -_PIPS[a // stride], a))
+
+    def evaluate(self, game: FivesGame, side: int, rng: np.random.Generator) -> float:
+        """``side``'s margin in the hand after playing it out with the rollout policy."""
+        while not game.is_terminal:
+            if self.rollout == "fast":
+                game.apply(fast_move(game))
+            else:
+                game.apply(self._greedy.act(game.view(game.current_player), rng))
+        cfg = game.config
+        points = game.results[-1].points
+        per_side = [0] * cfg.num_sides
+        for s in range(cfg.num_players):
+            per_side[cfg.side_of(s)] = points[s]  # partners are credited alike
+        return margin(tuple(per_side), side)
+
+    def act(self, view: FivesView, rng: np.random.Generator) -> int:
+        candidates = self.candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        side = view.config.side_of(view.seat)
+        worlds = max(2, self.budget // len(candidates))
+        values = np.zeros((worlds, len(candidates)))
+        for w in range(worlds):
+            world = sample_fives_world(view, rng)
+            for i, a in enumerate(candidates):
+                game = world.clone()
+                game.apply(a)
+                values[w, i] = self.evaluate(game, side, rng)
+        gains = values - values[:, :1]
+        mean = gains.mean(axis=0)
+        error = gains.std(axis=0, ddof=1) / np.sqrt(worlds)
+        best = int(np.argmax(mean - error))
+        return candidates[best] if mean[best] > error[best] else candidates[0]
+
+
+register_bot("fives", "greedy")(GreedyFivesAgent)
+register_bot("fives", "search")(FivesSearchAgent)

@@ -1,0 +1,143 @@
+"""``observation_encoder="compact"`` for Mexican Train: the table summarised, with belief features.
+
+Instead of every train's tiles (``default``) it shows the tiles on the table as one set, the tiles
+whose place I do not know, how many unknown tiles hold each number, and per other seat the numbers
+it is known to lack (``voids``). Seats and train slots are relative as in ``encoders.mexican_train``.
+
+Voids: what public moves prove, and only that (so the slot is sound, never a guess). ``known_voids``
+replays the round's history to know every train's end and its last tile at each move:
+
+- A **pass** outside an opening run proves the seat held no tile it could play: with a train ending
+  in a double played this round, none holding the value of the earliest such double (the double
+  it had to cover; a double that lapsed has every other tile of its value on the table, so nobody
+  holds that value either); otherwise none holding its own train's end, nor (its own train started,
+  or ``own_train_first`` off) the end of the Mexican train or of a train marked by another seat.
+- A **draw** brings an unknown tile, which may hold anything: it clears the seat's voids (the pass
+  that follows a fruitless draw states them again).
+- In an opening run a draw or pass before the seat's first tile proves it lacks its own train's
+  end (the engine's number: the only double holding it is the engine, so nothing is held back).
+  Nothing else in a run is used: a run that ends by itself leaves open whether the seat held back
+  a double it could not cover. Every void set starts empty with the round.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from domino_env.encoders.base import register_encoder
+from domino_env.encoders.mexican_train import (
+    NUMBERS,
+    MexicanTrainEncoder,
+    open_hands_slot,
+    public_slots,
+    rotate,
+    scaled_slots,
+    table_tiles,
+)
+from domino_env.rules.mexican_train import (
+    DOUBLE_TILE,
+    NUM_TILES,
+    SUIT,
+    TILE_HIGH,
+    TILE_LOW,
+    TILES,
+    MexicanTrainConfig,
+    MexicanTrainView,
+)
+
+_DOUBLE_VALUE = {t: v for v, t in enumerate(DOUBLE_TILE)}
+
+
+def proofs(view: MexicanTrainView) -> list[tuple[int, int, int]]:
+    """``(index in history, seat, numbers)`` for every draw and pass of the round: the numbers the
+    seat's hand is proven to lack just before that move (a draw: 0, when nothing is proven, as in an
+    opening run). The rules are the module docstring's."""
+    cfg = view.config
+    n = cfg.num_players
+    draw = NUM_TILES * (n + 1)
+    ends = [view.engine] * (n + 1)
+    started, marked = [False] * n, [False] * n
+    doubles: dict[int, int] = {}  # train -> the value of the double it ends in (insertion: play order)
+    first_turn_over = [False] * n
+    previous, found = None, []
+    for i, (seat, action) in enumerate(view.history):
+        if previous is not None and previous != seat:
+            first_turn_over[previous] = True
+        previous = seat
+        if action < draw:
+            t, slot = divmod(action, n + 1)
+            train = slot if slot == n else (seat + slot) % n
+            ends[train] = int(TILE_LOW[t] + TILE_HIGH[t]) - ends[train]
+            doubles.pop(train, None)
+            if t in _DOUBLE_VALUE:
+                doubles[train] = _DOUBLE_VALUE[t]
+            if train == seat:
+                started[seat], marked[seat] = True, False
+        elif action <= draw + 1:
+            lacks = 0
+            if cfg.opening == "run" and not first_turn_over[seat]:
+                lacks = 0 if started[seat] else 1 << ends[seat]  # a run starts with the engine's number
+            elif doubles:
+                lacks = 1 << next(iter(doubles.values()))
+            else:
+                lacks = 1 << ends[seat]
+                if started[seat] or not cfg.own_train_first:
+                    for train in range(n + 1):
+                        if train == n or (train != seat and marked[train]):
+                            lacks |= 1 << ends[train]
+            found.append((i, seat, lacks))
+            if action == draw + 1:
+                marked[seat] = True
+    return found
+
+
+def known_voids(view: MexicanTrainView) -> list[int]:
+    """Per absolute seat, a bit set over the numbers its hand is known to lack now (module
+    docstring): a draw clears the seat's set, a pass adds what it proves."""
+    draw = NUM_TILES * (view.config.num_players + 1)
+    voids = [0] * view.config.num_players
+    for i, seat, lacks in proofs(view):
+        voids[seat] = voids[seat] | lacks if view.history[i][1] != draw else 0
+    return voids
+
+
+@cache
+def _binary(config: MexicanTrainConfig) -> list[tuple[str, int, str]]:
+    n = config.num_players
+    parts = [
+        ("hand", NUM_TILES, "tiles in my hand"),
+        ("table", NUM_TILES, "tiles on the table (the engine and every train)"),
+        ("unknown", NUM_TILES, "tiles whose place I do not know (other hands, boneyard, out of play)"),
+        *public_slots(config),
+        ("voids", (n - 1) * NUMBERS, "per relative seat 1..n-1, numbers it is known to lack"),
+    ]
+    if config.open_hands:
+        parts.append(open_hands_slot(config))
+    return parts
+
+
+@register_encoder
+class CompactMexicanTrainEncoder(MexicanTrainEncoder):
+    """The table as sets and counts, with what each other seat is known to lack (module docstring)."""
+
+    name = "compact"
+
+    def binary_slots(self, config: MexicanTrainConfig) -> list[tuple[str, int, str]]:
+        return _binary(config)
+
+    def scaled_slots(self, config: MexicanTrainConfig) -> list[tuple[str, int, str]]:
+        unseen = ("unseen", NUMBERS, f"per number, unknown tiles holding it / {NUMBERS}")
+        return [*scaled_slots(config), unseen]
+
+    def scaled(self, view: MexicanTrainView) -> list[float]:
+        unknown = TILES.full_mask & ~(table_tiles(view) | view.hand)
+        return [*super().scaled(view), *((unknown & suit).bit_count() / NUMBERS for suit in SUIT)]
+
+    def bits(self, view: MexicanTrainView, at: dict[str, int]) -> int:
+        table = table_tiles(view)
+        unknown = TILES.full_mask & ~(table | view.hand)
+        bits = view.hand << at["hand"] | table << at["table"] | unknown << at["unknown"]
+        bits |= self.public_bits(view, at) | self.open_hand_bits(view, at)
+        for r, void in enumerate(rotate(known_voids(view), view.seat)[1:]):
+            bits |= void << (at["voids"] + r * NUMBERS)
+        return bits

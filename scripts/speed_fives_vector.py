@@ -1,0 +1,87 @@
+"""Batched fives engines beside the batched Block engine: agent-steps per second, interleaved.
+
+    .venv/bin/python scripts/speed_fives_vector.py                      # 4,096 games, 3 s each
+    .venv/bin/python scripts/speed_fives_vector.py --games 16384 --seconds 10
+
+Each case steps ``--games`` games at once with uniformly random legal actions drawn from each
+step's masks (``sample_legal``, as ``domino-speed``'s ``vector`` section does) and the compact
+observation built every step. The cases run in alternating short slices, so load drifts on a shared
+machine hit them alike: compare the ratios to Block 2p (``VectorLineGame``) within one run, not
+the absolute rates across runs. The load average is printed with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from domino_env.vector.batch import sample_legal
+
+REFERENCE = "Block 2p"
+FIVES = "domino_env.vector.fives:VectorFivesGame"
+CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    REFERENCE: ("domino_env.vector.line:VectorLineGame", {"variant": "block", "num_players": 2}),
+    "All Fives 2p": (FIVES, {"game": "all_fives", "num_players": 2}),
+    "All Fives 2p, one hand": (FIVES, {"game": "all_fives", "num_players": 2, "episode": "hand"}),
+    "All Fives 4p teams": (FIVES, {"game": "all_fives", "num_players": 4}),
+    "Fives and Threes 2p": (FIVES, {"game": "fives_and_threes", "num_players": 2}),
+}
+
+
+def engine_class(path: str) -> type:
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def runner(path: str, options: dict[str, Any], num_envs: int, steps: int) -> Callable[[], int]:
+    """``steps`` random legal steps of ``num_envs`` games per call; returns the agent-steps taken."""
+    engine = engine_class(path)(num_envs, seed=0, **options)
+    rng = np.random.default_rng(0)
+    state = {"batch": engine.reset()}
+
+    def run() -> int:
+        for _ in range(steps):
+            state["batch"] = engine.step(sample_legal(state["batch"].mask, rng))
+        return num_envs * steps
+
+    return run
+
+
+def interleaved(runs: dict[str, Callable[[], int]], seconds: float, rounds: int = 10) -> dict[str, float]:
+    """Agent-steps per second of each runner, given ``seconds`` each in ``rounds`` alternating slices."""
+    steps, spent = dict.fromkeys(runs, 0), dict.fromkeys(runs, 0.0)
+    for _ in range(rounds):
+        for name, run in runs.items():
+            deadline = time.perf_counter() + seconds / rounds
+            while (now := time.perf_counter()) < deadline:
+                steps[name] += run()
+                spent[name] += time.perf_counter() - now
+    return {name: steps[name] / spent[name] for name in runs}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=4096, help="games stepped at once")
+    parser.add_argument("--seconds", type=float, default=3.0, help="timing budget per case")
+    parser.add_argument("--only", action="append", choices=sorted(CASES), help="cases (Block 2p always runs)")
+    args = parser.parse_args()
+    names = [REFERENCE] + [n for n in CASES if n != REFERENCE and (not args.only or n in args.only)]
+    runs = {name: runner(*CASES[name], args.games, steps=8) for name in names}
+    for run in runs.values():
+        run()  # warm caches and first deals, not timed
+    rates = interleaved(runs, args.seconds)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{args.games} games per batch, random legal actions, {args.seconds:g} s each (load {load})")
+    for name in names:
+        ratio = rates[name] / rates[REFERENCE]
+        print(f"  {name:<26} {rates[name]:>12,.0f} agent-steps/s   {ratio:.2f}x Block 2p")
+
+
+if __name__ == "__main__":
+    main()
