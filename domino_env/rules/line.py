@@ -101,13 +101,10 @@ class LineConfig:
         if self.teams and self.num_players != 4:
             raise ValueError(f"teams need exactly 4 players, got num_players={self.num_players}")
         tiles = tile_set(self.max_pips)  # validates max_pips
-        defaults = dict(_PRESET_DEFAULTS[self.preset])
-        defaults["hand_size"] = (
-            _TEAM_HAND_SIZE[self.variant] if self.teams else _HAND_SIZE[self.variant, self.num_players]
-        )
-        for name, value in defaults.items():
+        for name, value in _PRESET_DEFAULTS[self.preset].items():
             if getattr(self, name) is None:
                 object.__setattr__(self, name, value)
+        object.__setattr__(self, "hand_size", self._hand_size(tiles.num_tiles))
         if self.target_score == _PRESET_TARGET:
             object.__setattr__(self, "target_score", _preset_target(self.preset, self.num_players))
         check_choice("draw_policy", self.draw_policy, DRAW_POLICIES)
@@ -135,6 +132,19 @@ class LineConfig:
         for name in ("num_players", "hand_size", "draw_reserve", "target_score"):  # numpy ints as int
             if is_int(getattr(self, name)):
                 object.__setattr__(self, name, int(getattr(self, name)))
+
+    def _hand_size(self, num_tiles: int) -> Any:
+        """The given ``hand_size``, else docs/rules.md 2.1's default: the table's size when the set
+        holds it (with Draw's reserve in the stock), else the size that leaves one hand's worth
+        undealt, so that small sets (double-2 to double-5) play out of the box with hidden tiles."""
+        if self.hand_size is not None:
+            return self.hand_size  # validated by the caller
+        size = _TEAM_HAND_SIZE[self.variant] if self.teams else _HAND_SIZE[self.variant, self.num_players]
+        stock = num_tiles - size * self.num_players
+        reserve = self.draw_reserve if self.variant == "draw" and is_int(self.draw_reserve) else 0
+        if stock >= reserve:
+            return size
+        return max(1, num_tiles // (self.num_players + 1))
 
     @classmethod
     def make(cls, one_round: bool = False, **options: Any) -> LineConfig:

@@ -119,6 +119,55 @@ def test_the_deal_is_dealt_tile_by_tile_and_the_engine_plays_it(openspiel) -> No
     assert state.current_player() == 0 and state.legal_actions() == engine.legal_actions()
 
 
+def test_whole_hands_are_dealt_in_one_chance_node_each(openspiel) -> None:
+    import pyspiel
+
+    params = {**openspiel.parameters("dominoes", max_pips=3, hand_size=3), "deal_whole_hands": True}
+    game = pyspiel.load_game("python_domino_env_dominoes", params)
+    state, sizes = game.new_initial_state(), []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        sizes.append(len(outcomes))
+        state.apply_action(outcomes[-1][0])
+    assert sizes == [120, 35, 2]  # C(10, 3) hands, C(7, 3) hands, the lot for the leader
+    # the last outcome is the top-ranked hand of what is left: tiles 7-9, then tiles 4-6
+    assert [[t for t in range(10) if h >> t & 1] for h in state._engine.hands] == [[7, 8, 9], [4, 5, 6]]
+    assert game.max_chance_outcomes() == 120
+    assert openspiel.hand_of_rank(openspiel.hand_rank([6, 2, 9]), 3) == [2, 6, 9]
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_both_dealing_modes_give_the_same_values(openspiel) -> None:
+    """One chance node per hand or per tile: the same game, so the same value of any policy (and
+    the exact tree of ``domino_env.evaluation.exploitability`` agrees)."""
+    import pyspiel
+    from open_spiel.python import policy as openspiel_policy
+    from open_spiel.python.algorithms import expected_game_score
+
+    from domino_env.evaluation.exploitability import build_tree, expected_value, policy_table, small_game
+
+    def lowest_first(view):
+        legal = [a for a in range(view.config.num_actions) if view.legal_mask >> a & 1]
+        weights = np.array([2.0 ** -i for i in range(len(legal))])
+        return dict(zip(legal, weights / weights.sum(), strict=True))
+
+    class ViewPolicy(openspiel_policy.Policy):
+        def action_probabilities(self, state, player_id=None):
+            return lowest_first(state._engine.view(state.current_player()))
+
+    params = openspiel.parameters("dominoes", max_pips=2, hand_size=2, preset="boardpan")
+    values = []
+    for whole in (False, True):
+        game = pyspiel.load_game("python_domino_env_dominoes", {**params, "deal_whole_hands": whole})
+        policy = ViewPolicy(game, [0, 1])
+        values.append(expected_game_score.policy_value(game.new_initial_state(), [policy, policy])[0])
+    tree = build_tree(small_game("block", max_pips=2, hand_size=2, preset="boardpan"))
+    exact = expected_value(tree, policy_table(tree, lowest_first))
+    assert values[0] == pytest.approx(values[1], abs=1e-12) and values[1] == pytest.approx(exact, abs=1e-12)
+    assert exact != 0.0  # the policy and the leader rule favour a seat: a value worth comparing
+
+
 def test_a_texas42_reshake_deals_again_by_chance_inside_the_episode(openspiel) -> None:
     import pyspiel
 

@@ -47,6 +47,23 @@ def test_hand_size_table(variant, players, teams, size, preset):
         assert len(game.stock) == 28 - dealt and game.out_of_play == 0
 
 
+@pytest.mark.parametrize(
+    ("options", "size"),
+    [({"max_pips": 2}, 2), ({"max_pips": 3}, 3), ({"max_pips": 3, "num_players": 3}, 2),
+     ({"max_pips": 4}, 7), ({"max_pips": 4, "variant": "draw"}, 5),
+     ({"max_pips": 4, "variant": "draw", "preset": "boardpan"}, 7), ({"max_pips": 2, "num_players": 4}, 1),
+     ({"max_pips": 5, "num_players": 4, "teams": True}, 4)],
+)
+def test_small_sets_default_to_a_hand_size_that_fits(options, size):
+    """docs/rules.md 2.1: the table's size when the set holds it (Draw: with the reserve in the
+    stock), else ``tiles // (players + 1)``, so every set deals out of the box with tiles hidden."""
+    cfg = LineConfig(**options)
+    assert cfg.hand_size == size
+    game = LineGame(cfg, np.random.default_rng(0))
+    assert [h.bit_count() for h in game.hands] == [size] * cfg.num_players
+    assert game.out_of_play | sum(1 << t for t in game.stock)  # some tiles stay unseen
+
+
 def test_preset_defaults():
     pagat = LineConfig(preset="pagat")
     assert (pagat.draw_reserve, pagat.draw_policy, pagat.first_leader, pagat.scoring, pagat.target_score) == (
@@ -74,7 +91,7 @@ def test_options_override_presets_and_config_round_trips():
         ({"num_players": 5}, "num_players"),
         ({"num_players": True}, "num_players"),
         ({"hand_size": 15}, "need 30 tiles"),
-        ({"max_pips": 2, "num_players": 2}, "need 14 tiles"),
+        ({"max_pips": 2, "num_players": 2, "hand_size": 7}, "need 14 tiles"),
         ({"target_score": 0}, "target_score"),
         ({"variant": "draw", "draw_reserve": 15}, "exceeds the stock"),
         ({"variant": "muggins"}, "variant"),
