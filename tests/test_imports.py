@@ -35,7 +35,8 @@ def module_files() -> dict[str, Path]:
 
 MODULES = module_files()
 OPTIONAL = {"domino_env.integrations.openspiel": "pyspiel", "domino_env.frontends.web.server": "fastapi",
-            "domino_env.integrations.rllib": "ray", "domino_env_training.rllib.selfplay": "ray"}
+            "domino_env.integrations.rllib": "ray", "domino_env_training.rllib.selfplay": "ray",
+            "domino_env.integrations.benchmarl": "benchmarl"}
 """adapters that import an optional library: imported only where it is installed"""
 
 

@@ -6,11 +6,15 @@ through unchanged; ``env_method("action_masks")`` (what sb3-contrib's ``get_acti
 returns one mask per game. Imports ``stable_baselines3`` (the ``dev`` extra) when imported.
 
 Episodes end only by the rules, never by a time limit, so ``infos`` carry no
-``terminal_observation`` (SB3 reads it only for truncated episodes).
+``terminal_observation`` (SB3 reads it only for truncated episodes). A game whose episode ended has
+``info["episode"] = {"r": return, "l": learner steps, "t": seconds since reset}``, what SB3's
+``VecMonitor`` writes: SB3 logs ``rollout/ep_rew_mean`` and ``rollout/ep_len_mean`` from it with no
+wrapper (a ``VecMonitor`` around it still works and writes the same).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,11 +34,15 @@ class SB3VecEnv(VecEnv):
         self.env = env
         super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
         self._actions: np.ndarray | None = None
+        self._returns = np.zeros(self.num_envs, np.float64)
+        self._lengths = np.zeros(self.num_envs, np.int64)
+        self._started = time.time()
 
     def reset(self) -> VecEnvObs:
         seed = self._seeds[0]  # VecEnv.seed(s) gives env i the seed s + i: one batch needs only s
         obs, _ = self.env.reset(seed=seed)
         self._reset_seeds()
+        self._returns[:], self._lengths[:], self._started = 0.0, 0, time.time()
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -45,11 +53,18 @@ class SB3VecEnv(VecEnv):
             raise RuntimeError("step_wait() without step_async(actions)")
         actions, self._actions = self._actions, None
         obs, rewards, terminated, truncated, _ = self.env.step(actions)
+        dones = terminated | truncated
+        self._returns += rewards
+        self._lengths += 1
         infos: list[dict] = [{} for _ in range(self.num_envs)]
-        return obs, rewards, terminated | truncated, infos
+        elapsed = round(time.time() - self._started, 6)
+        for i in np.flatnonzero(dones):
+            infos[i]["episode"] = {"r": float(self._returns[i]), "l": int(self._lengths[i]), "t": elapsed}
+        self._returns[dones], self._lengths[dones] = 0.0, 0
+        return obs, rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
-        """``(num_envs, A)`` bool legal actions (MaskablePPO's ``get_action_masks`` on a non-vector env)."""
+        """``(num_envs, A)`` int8 legal actions (MaskablePPO's ``get_action_masks`` on a non-vector env)."""
         return self.env.action_masks()
 
     def close(self) -> None:

@@ -129,8 +129,9 @@ class SingleAgentEnv(gymnasium.Env):
         return obs, float(reward + more), done, False, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions of the learner's seat to act, as booleans (sb3-contrib's MaskablePPO hook)."""
-        return self._last_mask.astype(bool)
+        """Legal actions of the learner's seat to act, int8 0/1 as in the observation (sb3-contrib's
+        MaskablePPO hook; it reads any 0/1 array as booleans)."""
+        return self._last_mask.copy()
 
     def render(self) -> str | np.ndarray | None:
         """As the PettingZoo env renders (``render_mode``), except that a picture (``"rgb_array"``)

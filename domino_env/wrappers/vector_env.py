@@ -54,7 +54,10 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv):
       plays (three-player 42, Texas 88) are refused: use ``SingleAgentEnv`` for those.
     - ``reset(seed=s)`` rebuilds the games from ``s`` (deals, and the opponents' random draws).
 
-    ``action_masks()`` gives the ``(num_envs, A)`` legal actions (also ``info["action_mask"]``).
+    ``action_masks()`` gives the ``(num_envs, A)`` legal actions as int8 0/1 (also
+    ``info["action_mask"]``): PettingZoo's mask dtype, the environments' and every adapter's but
+    TorchRL's (bool) and RLlib's (float32), whose masking modules need theirs. AgileRL's masked
+    algorithms compute ``1 - mask``, which a bool mask fails.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP} if AutoresetMode else {}
@@ -156,10 +159,11 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv):
         return self._batch.obs, reward, done, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """``(num_envs, A)`` bool: the legal actions of the learner seat to act in each game."""
+        """``(num_envs, A)`` int8 0/1: the legal actions of the learner seat to act in each game (a view
+        of the engine's bool mask, no copy)."""
         if self._batch is None:
             raise RuntimeError("action_masks() before reset(): call reset() first to deal the games")
-        return self._batch.mask
+        return self._batch.mask.view(np.int8)
 
     # ----- helpers ---------------------------------------------------------------------------------
     def _play_opponents(
@@ -192,4 +196,4 @@ class DominoVectorEnv(gymnasium.vector.VectorEnv):
         return carried, done
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._batch.mask, "seat": self._batch.seat}
+        return {"action_mask": self.action_masks(), "seat": self._batch.seat}

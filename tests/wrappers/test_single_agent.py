@@ -48,10 +48,10 @@ def test_action_masks_are_the_legal_moves_of_a_learner_seat(env_id):
         game = env.aec.game
         assert game.current_player in env.learner_seats
         mask = env.action_masks()
-        assert mask.dtype == bool and mask.shape == (env.action_space.n,)
+        assert mask.dtype == np.int8 and mask.shape == (env.action_space.n,)
         assert np.flatnonzero(mask).tolist() == game.legal_actions()
         _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
-        np.testing.assert_array_equal(info["action_mask"].astype(bool), env.action_masks())
+        np.testing.assert_array_equal(info["action_mask"], env.action_masks())
         if done:
             assert not env.action_masks().any()
             env.reset()
@@ -88,7 +88,7 @@ def test_team_learner_plays_both_partners_and_gets_the_team_reward():
 def test_an_illegal_action_ends_the_episode_with_the_penalty():
     env = SingleAgentEnv("dominoes", illegal_penalty=2.0)
     env.reset(seed=0)
-    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
     obs, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"], info["offender"]) == (-2.0, True, True, 0)
     assert not env.action_masks().any() and not obs["action_mask"].any()
