@@ -3,7 +3,10 @@
 Importing this module registers one RLlib environment name per record of ``domino_env.games``: the
 record's PettingZoo id (``"domino_env/Dominoes-v0"``, ``"domino_env/Texas42-v0"``), so
 ``PPOConfig().environment("domino_env/Dominoes-v0", env_config={"variant": "draw"})`` works, and
-``DominoMultiAgentEnv`` itself takes ``{"game": "texas42", ...}``. What RLlib sees:
+``DominoMultiAgentEnv`` itself takes ``{"game": "texas42", ...}`` (or ``DominoMultiAgentEnv(options,
+game="fives")``, where ``"game"`` in ``options`` is the rules option choosing All Fives or Fives and
+Threes; through the registered name ``"domino_env/Fives-v0"`` that key is the rules option too).
+What RLlib sees:
 
 - **The game's AEC environment underneath** (``record.raw_env``), so every option of ``dominoes_v0``
   and ``texas42_v0`` (rules, ``episode``, ``reward``, ``observation_encoder``, ``illegal_action``,
@@ -48,22 +51,28 @@ def _build_aec(game: str, options: Mapping[str, Any]) -> Any:
     return get_game(game).checked_raw_env(**{"illegal_action": DEFAULT_ILLEGAL_ACTION, **options})
 
 
-def env_config(game: str, **options: Any) -> dict[str, Any]:
+def env_config(game: str, /, **options: Any) -> dict[str, Any]:
     """A checked ``env_config`` for ``DominoMultiAgentEnv``: an unknown game or option, or a value the
     environment refuses, raises ``ValueError`` naming it, before any Ray worker starts. Registers the
-    environment names again (``register_envs``), so they are there whatever Ray did since import."""
+    environment names again (``register_envs``), so they are there whatever Ray did since import.
+    For a game with a rules option called ``game`` (``fives``) the config holds the options only:
+    use it with the game's registered name (``ENV_NAMES``)."""
     _build_aec(game, options)
     register_envs()
-    return {"game": game, **options}
+    return dict(options) if "game" in get_game(game).env_options() else {"game": game, **options}
 
 
 class DominoMultiAgentEnv(MultiAgentEnv):
     """One game of the registry as a turn-based RLlib multi-agent env (module docstring)."""
 
-    def __init__(self, config: Mapping[str, Any] | None = None):
+    def __init__(self, config: Mapping[str, Any] | None = None, *, game: str | None = None):
+        """``config``'s keys are the game's options, with the registry's game name under ``"game"``
+        unless ``game`` names it (then a ``"game"`` key is the rules option of that name: All Fives
+        or Fives and Threes in ``fives``)."""
         super().__init__()
         options = dict(config or {})  # RLlib passes an EnvContext: its keys are the options
-        game = options.pop("game", "dominoes")
+        if game is None:
+            game = options.pop("game", "dominoes")
         self.game_name = game
         self.aec = _build_aec(game, options)
         self.possible_agents = list(self.aec.possible_agents)
@@ -116,11 +125,13 @@ class DominoMultiAgentEnv(MultiAgentEnv):
 def _creator(game: str) -> Any:
     def create(config: Mapping[str, Any]) -> DominoMultiAgentEnv:
         options = dict(config)
+        if "game" in get_game(game).env_options():  # a rules option of that name (fives)
+            return DominoMultiAgentEnv(options, game=game)
         if options.pop("game", game) != game:
             raise ValueError(
                 f"{ENV_NAMES[game]} plays {game!r}, but env_config names game {config['game']!r}"
             )
-        return DominoMultiAgentEnv({**options, "game": game})
+        return DominoMultiAgentEnv(options, game=game)
 
     return create
 

@@ -28,7 +28,7 @@ EXAMPLES = [(name, options) for name in available_games() for options in get_gam
 @pytest.mark.parametrize(("game", "options"), EXAMPLES)
 def test_rllibs_env_check_passes_with_the_defaults(game: str, options: dict) -> None:
     """RLlib's pre-check steps an unmasked ``action_space.sample()``: the default ``penalize`` takes it."""
-    env = DominoMultiAgentEnv({"game": game, **options})
+    env = DominoMultiAgentEnv(options, game=game)
     check_multiagent_environments(env)
 
 
@@ -36,7 +36,7 @@ def test_rllibs_env_check_passes_with_the_defaults(game: str, options: dict) -> 
 def test_episodes_match_the_aec_env_seat_by_seat(game: str, options: dict) -> None:
     """Same seed, same moves: the adapter observes only the seat to act (every seat at the end), and
     every seat's summed reward and final info equal the AEC env's, seats that did not act included."""
-    env = DominoMultiAgentEnv({"game": game, **options})
+    env = DominoMultiAgentEnv(options, game=game)
     aec = get_game(game).raw_env(illegal_action="penalize", **options)
     rng = np.random.default_rng(7)
     for episode in range(3):
@@ -127,3 +127,11 @@ def test_unknown_games_options_and_values_are_named() -> None:
     with pytest.raises(ValueError, match=r"unknown texas42 option\(s\) \['nelo'\]"):
         DominoMultiAgentEnv({"game": "texas42", "nelo": "low"})
     assert env_config("texas42", nello="low") == {"game": "texas42", "nello": "low"}
+
+
+def test_fives_and_threes_through_the_registered_name() -> None:
+    """``fives`` has a rules option called ``game``: under the registered name it is that option."""
+    config = env_config("fives", game="fives_and_threes", episode="hand")
+    env = _global_registry.get(ENV_CREATOR, ENV_NAMES["fives"])(config)
+    assert env.game_name == "fives" and env.aec.unwrapped.config.game == "fives_and_threes"
+    assert DominoMultiAgentEnv(config, game="fives").aec.unwrapped.config.game == "fives_and_threes"
