@@ -100,7 +100,8 @@ class Picture:
 
     def tile(self, x: float, y: float, half: float, a: int, b: int, vertical: bool = False) -> None:
         """Tile ``a|b`` with its top-left corner at ``(x, y)``, each half a square of side ``half``
-        (``a`` left or on top)."""
+        (``a`` left or on top). Whole pixels: the lowest supported Pillow draws integer boxes only."""
+        x, y, half = round(x), round(y), round(half)
         w, h = (half, 2 * half) if vertical else (2 * half, half)
         radius = max(1, int(half / 6))
         self.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius=radius, fill=FACE, outline=EDGE)
