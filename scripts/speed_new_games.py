@@ -4,8 +4,8 @@
 
 Random legal play through ``raw_env`` with the observation and mask read at every step (the lean loop
 of ``domino_env.cli.speed``), interleaved in short slices so the shared machine's load drifts evenly
-over the runners: Block 2p (one round), All Fives 2p and Fives and Threes 2p (one hand; issue 40 asks
-for within 2x of Block), All Fives 2p as a whole match to 100, and Mexican Train 4p (one round, the
+over the runners: Block 2p (one round), All Fives 2p and Fives and Threes 2p (one hand; the goal is
+within 2x of Block), All Fives 2p as a whole match to 100, and Mexican Train 4p (one round, the
 ``default`` and ``compact`` encoders). Prints agent steps per second, games per second and the ratio
 to Block.
 """
