@@ -29,6 +29,7 @@ from domino_env.rules.conventions import (
     check_choice,
     check_generator,
     check_move_text,
+    copy_generator,
     generator_from_state,
     is_int,
     read_save,
@@ -847,9 +848,7 @@ class FivesGame:
         for name in _LIST_FIELDS:
             setattr(new, name, list(getattr(self, name)))
         new.arms = [list(a) for a in self.arms]
-        bit_generator = type(self.rng.bit_generator)()
-        bit_generator.state = self.rng.bit_generator.state
-        new.rng = np.random.Generator(bit_generator)
+        new.rng = copy_generator(self.rng)
         return new
 
     def to_json(self) -> str:

@@ -30,6 +30,7 @@ from domino_env.rules.conventions import (
     check_choice,
     check_generator,
     check_move_text,
+    copy_generator,
     generator_from_state,
     is_int,
     read_save,
@@ -772,9 +773,7 @@ class MexicanTrainGame:
                      "scores", "results", "_actions", "turn_doubles"):
             setattr(new, name, list(getattr(self, name)))
         new.trains = [list(tr) for tr in self.trains]
-        bit_generator = type(self.rng.bit_generator)()
-        bit_generator.state = self.rng.bit_generator.state
-        new.rng = np.random.Generator(bit_generator)
+        new.rng = copy_generator(self.rng)
         return new
 
     def to_json(self) -> str:

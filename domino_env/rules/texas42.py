@@ -57,6 +57,7 @@ from domino_env.rules.conventions import (
     check_choice,
     check_generator,
     check_move_text,
+    copy_generator,
     generator_from_state,
     is_int,
     read_save,
@@ -977,9 +978,7 @@ class Texas42Game:
         other = copy.copy(self)
         for name in _LIST_FIELDS:
             setattr(other, name, list(getattr(self, name)))
-        bit_generator = type(self.rng.bit_generator)()
-        bit_generator.state = self.rng.bit_generator.state  # much cheaper than deepcopy (as in LineGame)
-        other.rng = np.random.Generator(bit_generator)
+        other.rng = copy_generator(self.rng)
         other.last_result = copy.deepcopy(self.last_result)
         return other
 
