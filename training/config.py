@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from domino_env.bots.batched import batched_bots
-from domino_env.evaluation.tasks import EVALUATION_SEEDS
+from domino_env.evaluation.tasks import EVALUATION_SEEDS, TASKS, baseline_path
 from domino_env.games import Game, available_games, get_game
 
 
@@ -125,6 +125,10 @@ class NetworkConfig:
     """weight of an auxiliary loss (0: no such head): from the actor's last hidden layer, a head
     predicts which tiles each other seat holds, trained on the true deal (training only; the actor
     still reads the observation alone); needs a batched engine"""
+    init_from: str = _field("")
+    """a checkpoint (a ``.pt`` file, or a benchmark task's name for its shipped baseline) whose actor
+    starts the learner, and its critic too when of the same shape; empty: a fresh network. A best
+    response starts from the policy it exploits (``domino_env_training.best_response``)"""
 
 
 @dataclass
@@ -139,6 +143,11 @@ class PoolConfig:
     """scripted opponents always in the pool: ``random`` (uniform over legal actions), ``greedy``
     (line games: ``bots.line`` greedy computed from the compact observation), ``heuristic``
     (Texas 42: ``bots.texas42`` heuristic on views decoded from it); see ``domino_env_training.scripted``"""
+    frozen: list = _field([])
+    """trained policies always in the pool, never updated: checkpoints (``.pt`` files, or benchmark task
+    names for their shipped baselines) that read this run's observations; each plays its most
+    probable legal action, as the ``checkpoint`` bot does. With ``latest_prob: 0`` and nothing else in
+    the pool, the learner trains a best response to them"""
     pfsp_power: float = _field(2.0, ge=0.0)
     """opponents are sampled with weight (their win rate against the learner) ** power"""
     result_ema: float = _field(0.05, gt=0.0, le=1.0)
@@ -282,6 +291,16 @@ def scripted_opponents(game: str) -> list[str]:
     return batched_bots(game)
 
 
+def checkpoint_path(name: str, field_name: str) -> Path:
+    """The checkpoint file ``name`` stands for: a benchmark task's name is its shipped baseline, anything
+    else a path to an existing file."""
+    path = baseline_path(name) if name in TASKS else Path(name)
+    if not path.is_file():
+        raise ConfigError(f"{field_name}: {name!r} is neither a checkpoint file nor a benchmark task with "
+                          f"a shipped baseline ({', '.join(sorted(TASKS))})")
+    return path
+
+
 def check_hidden_sizes(sizes: Any) -> None:
     """``network.hidden_sizes`` must be a non-empty list of positive ints (this trainer's and RLlib's)."""
     if not sizes or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in sizes):
@@ -325,8 +344,14 @@ def _validate(config: Config, rules: Any) -> None:
     if engine is not None and engine(rules) is None:
         raise ConfigError(f"game.backend: no {backend} batched engine plays these {config.game.name} options "
                           "(the batched Texas 42 engines are four-player only); use auto or fallback")
-    if config.pool.latest_prob < 1.0 and not config.pool.scripted and config.pool.max_snapshots == 0:
-        raise ConfigError("pool: no opponents (scripted empty and max_snapshots 0) but latest_prob < 1")
+    for name in config.pool.frozen:
+        checkpoint_path(name, "pool.frozen")
+    if config.network.init_from:
+        checkpoint_path(config.network.init_from, "network.init_from")
+    pool = config.pool
+    if pool.latest_prob < 1.0 and not pool.scripted and not pool.frozen and pool.max_snapshots == 0:
+        raise ConfigError("pool: no opponents (scripted and frozen empty, max_snapshots 0) "
+                          "but latest_prob < 1")
 
 
 def _check_name_and_game(config: Config) -> Any:

@@ -1,4 +1,4 @@
-"""The opponent pool: scripted opponents plus past snapshots of the learner.
+"""The opponent pool: scripted opponents, frozen trained policies and past snapshots of the learner.
 
 Prioritized fictitious self-play: each game draws its opponent with weight
 ``(opponent's running win rate against the learner) ** pfsp_power`` (plus a small floor so that no
@@ -33,7 +33,7 @@ class PoolEntry:
     """One opponent and its record against the learner (plain values: checkpoint- and JSON-safe)."""
 
     name: str
-    kind: str  # "scripted" or "snapshot"
+    kind: str  # "scripted", "frozen" or "snapshot"
     win_rate: float = 0.5  # running (EMA) share of games this opponent won against the learner
     games: int = 0
     learner_wins: int = 0
@@ -42,15 +42,16 @@ class PoolEntry:
 
 
 class OpponentPool:
-    """``scripted`` maps each of ``config.scripted`` to its batched policy
-    (``domino_env_training.scripted``)."""
+    """``fixed`` maps each of ``config.scripted`` and ``config.frozen`` to its batched policy
+    (``domino_env_training.scripted``, ``frozen_policy``): opponents that never change."""
 
     def __init__(self, config: PoolConfig, make_network: Callable[[], ActorCritic],
-                 scripted: dict[str, ScriptedPolicy]):
+                 fixed: dict[str, ScriptedPolicy]):
         self.config = config
         self._make_network = make_network
-        self._scripted = scripted
-        self.entries = [PoolEntry(name, "scripted") for name in config.scripted]
+        self._fixed = fixed
+        self.entries = ([PoolEntry(name, "scripted") for name in config.scripted]
+                        + [PoolEntry(name, "frozen") for name in config.frozen])
         self._networks: dict[str, ActorCritic] = {}
 
     def sampler(self, device: torch.device) -> Callable[[torch.Generator, int], torch.Tensor]:
@@ -80,8 +81,8 @@ class OpponentPool:
                 continue
             rows = (ids == opponent).nonzero()[:, 0]
             entry = self.entries[opponent]
-            if entry.kind == "scripted":
-                choice = self._scripted[entry.name](obs[rows], mask[rows], generator)
+            if entry.kind != "snapshot":
+                choice = self._fixed[entry.name](obs[rows], mask[rows], generator)
             else:
                 choice = self._network(entry).act(obs[rows], mask[rows], generator=generator)
             actions = actions.index_copy(0, rows, choice)
@@ -130,3 +131,10 @@ class OpponentPool:
         """The pool's results without weights (written to ``pool.json`` beside the checkpoints)."""
         keys = [f.name for f in fields(PoolEntry) if f.name != "state_dict"]
         return [{k: getattr(e, k) for k in keys} for e in self.entries]
+
+
+def frozen_policy(model: ActorCritic) -> ScriptedPolicy:
+    """A trained network as a fixed opponent: its most probable legal action, as the ``checkpoint``
+    bot plays it in evaluation (so a best response trains against the policy the harness scores)."""
+    model = model.eval()
+    return lambda obs, mask, generator: model.act(obs, mask, greedy=True)

@@ -40,6 +40,7 @@ from torch import nn, optim
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
+from domino_env_training.agent import PolicyAgent
 from domino_env_training.checkpoints import (
     CHECKPOINT_NAME,
     CheckpointError,
@@ -48,12 +49,19 @@ from domino_env_training.checkpoints import (
     require_keys,
     save_checkpoint,
 )
-from domino_env_training.config import RESUMABLE_FIELDS, Config, ConfigError, from_dict, resume_mismatches
+from domino_env_training.config import (
+    RESUMABLE_FIELDS,
+    Config,
+    ConfigError,
+    checkpoint_path,
+    from_dict,
+    resume_mismatches,
+)
 from domino_env_training.curves import plot_learning_curve
 from domino_env_training.evaluate import harness_evaluation, win_rate_vs_random
 from domino_env_training.imitation import imitate
 from domino_env_training.networks import ActorCritic
-from domino_env_training.pool import LATEST, OpponentPool
+from domino_env_training.pool import LATEST, OpponentPool, frozen_policy
 from domino_env_training.rollout import (
     OBSERVATION_ENCODER,
     DeviceGame,
@@ -385,10 +393,40 @@ def new_learner(setup: Setup) -> Learner:
     config = setup.config
     torch.manual_seed(config.seed)  # network initialisation
     agent = setup.new_network()
+    if config.network.init_from:
+        start_from(agent, load_trained(config.network.init_from, "network.init_from", setup))
     optimizer = optim.Adam(agent.parameters(), lr=config.ppo.lr, eps=1e-5)
-    pool = OpponentPool(config.pool, setup.new_network,
-                        {name: make_scripted(name, config.game) for name in config.pool.scripted})
-    return Learner(agent, optimizer, pool)
+    fixed = {name: make_scripted(name, config.game) for name in config.pool.scripted}
+    fixed |= {name: frozen_policy(load_trained(name, "pool.frozen", setup)) for name in config.pool.frozen}
+    return Learner(agent, optimizer, OpponentPool(config.pool, setup.new_network, fixed))
+
+
+def load_trained(name: str, field_name: str, setup: Setup) -> ActorCritic:
+    """The network of checkpoint ``name`` (``config.checkpoint_path``), refused with ``field_name`` in
+    the message unless it reads this run's observations and answers with its actions."""
+    path = checkpoint_path(name, field_name)
+    policy = PolicyAgent.from_checkpoint(path, device=setup.device)
+    trained = (policy.config.game.name, policy.observation_encoder, policy.model.obs_dim, policy.num_actions)
+    wanted = (setup.config.game.name, OBSERVATION_ENCODER, setup.obs_dim, setup.num_actions)
+    if trained != wanted:
+        raise ConfigError(f"{field_name}: {path} plays (game, encoder, inputs, actions) = {trained}, this "
+                          f"run {wanted}: it was trained on other rules ({policy.config.game.options})")
+    return policy.model
+
+
+def start_from(agent: ActorCritic, trained: ActorCritic) -> None:
+    """Copy ``trained``'s actor into ``agent`` (same layers needed), and its critic when the two critics
+    have the same layers (a centralized critic over a plain one starts fresh)."""
+    if layer_shapes(agent.actor) != layer_shapes(trained.actor):
+        raise ConfigError(f"network.init_from: its actor's layers {layer_shapes(trained.actor)} differ from "
+                          f"this run's {layer_shapes(agent.actor)} (network.hidden_sizes)")
+    agent.actor.load_state_dict(trained.actor.state_dict())
+    if layer_shapes(agent.critic) == layer_shapes(trained.critic):
+        agent.critic.load_state_dict(trained.critic.state_dict())
+
+
+def layer_shapes(module: nn.Module) -> list[tuple[int, ...]]:
+    return [tuple(parameter.shape) for parameter in module.parameters()]
 
 
 def resume_learner(learner: Learner, setup: Setup) -> float:

@@ -67,6 +67,8 @@ def test_round_trip_through_a_plain_dict():
          "pool.scripted: unknown opponent 'greedy' for texas42"),
         ({"harness_opponents": ["heuristic"]}, "harness_opponents: unknown bot 'heuristic' for dominoes"),
         ({"pool": {"scripted": [], "max_snapshots": 0}}, "pool: no opponents"),
+        ({"pool": {"frozen": ["nope.pt"]}}, "pool.frozen: 'nope.pt' is neither a checkpoint file"),
+        ({"network": {"init_from": "Block9p"}}, "network.init_from: 'Block9p' is neither"),
         ({"imitation": {"teacher": "heuristic"}},
          "imitation.teacher: unknown teacher 'heuristic' for dominoes"),
         ({"imitation": {"epochs": 0}}, "imitation.epochs: must be >= 1"),
