@@ -2,11 +2,14 @@
 
     python scripts/solve_small_games.py targets   # double-3 Block 2p hands of 3: timed
     python scripts/solve_small_games.py table     # every small game: sizes, values, bots' NashConv
+    python scripts/solve_small_games.py score --game "block d3 h3" --agents greedy runs/x/last.pt
 
 ``targets`` times (1) the exact NashConv of a given policy (``random``'s uniform policy and
 ``greedy``), the tree built from nothing, and (2) CFR+ from nothing to NashConv <= 0.01 points per
 round. ``table`` solves each small game with CFR+ and scores ``random``, ``greedy`` and, where it
 plays fast enough (``--search-games``), ``search``; it prints the markdown rows of the docs.
+``score`` gives the exact NashConv of any agent the harness names (a bot, a checkpoint file, user
+code) on one small game.
 Figures are points per round (seat 0's zero-sum points; NashConv sums both seats' gains).
 """
 
@@ -25,6 +28,7 @@ from domino_env.evaluation.exploitability import (
     solve,
     uniform_policy,
 )
+from domino_env.evaluation.ladder import resolve_agent
 
 GAMES = {  # name -> small_game options
     "block d2 h2": {"variant": "block", "max_pips": 2, "hand_size": 2},
@@ -86,10 +90,26 @@ def table(games: list[str], search_games: list[str], search_samples: int, target
     print("\n".join(rows))
 
 
+def score(game: str, agents: list[str]) -> None:
+    start = time.perf_counter()
+    tree = build_tree(small_game(**GAMES[game]))
+    print(f"{game}: {tree.num_nodes} nodes, {tree.num_infosets} states, built in "
+          f"{time.perf_counter() - start:.1f} s", flush=True)
+    for text in agents:
+        spec = resolve_agent(text, "dominoes")
+        start = time.perf_counter()
+        nash_conv = exploitability(tree, agent_policy(make_bot("dominoes", spec.bot, **spec.kwargs)))
+        print(f"NashConv of {text}: {nash_conv:.4f} points per round ({time.perf_counter() - start:.1f} s)",
+              flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("targets", "table"))
+    parser.add_argument("what", choices=("targets", "table", "score"))
+    parser.add_argument("--game", default="block d3 h3", choices=list(GAMES), help="the game of score")
+    parser.add_argument("--agents", nargs="*", default=["greedy"],
+                        help="the agents of score: bots (name:key=value), checkpoint files, user code")
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES), metavar="GAME",
                         help=f"the games of the table (default: all of {list(GAMES)})")
     parser.add_argument("--search-games", nargs="*", default=["block d2 h2", "draw d2 h2 boardpan"],
@@ -100,6 +120,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.what == "targets":
         targets()
+    elif args.what == "score":
+        score(args.game, args.agents)
     else:
         table(args.games, args.search_games, args.search_samples, args.target)
 

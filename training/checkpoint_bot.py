@@ -77,6 +77,16 @@ class CheckpointAgent:
         obs, _ = self.encode(view)
         return float(self.critic(obs)[0]) / self.policy.config.ppo.reward_scale
 
+    def probabilities(self, view: Any) -> np.ndarray:
+        """The distribution ``act`` draws from, one entry per action id: all on the most probable
+        legal action (``greedy``), else the policy's softmax over the legal ones. Exact
+        exploitability reads it (``domino_env.evaluation.exploitability.agent_policy``)."""
+        logits = self.logits(view)
+        if self.greedy:
+            return np.eye(len(logits))[int(np.argmax(logits))]
+        weights = np.exp(logits - logits.max())
+        return weights / weights.sum()
+
     def act(self, view: Any, rng: np.random.Generator) -> int:
         if self.greedy:
             return int(np.argmax(self.logits(view)))

@@ -46,3 +46,27 @@ def test_checkpoint_bot_refuses_another_game_and_an_unnamed_encoder(tmp_path: Pa
     save_checkpoint(unnamed, payload)
     with pytest.raises(ValueError, match="does not record its observation encoder"):
         make_bot("dominoes", "checkpoint", path=str(unnamed))
+
+
+def test_checkpoint_probabilities_are_the_distribution_act_draws_from(tmp_path: Path) -> None:
+    """``probabilities`` (read by exact exploitability) is one-hot on ``act``'s move when greedy, else
+    the actor's softmax over the legal actions, zero elsewhere."""
+    import numpy as np
+    import torch
+
+    overrides = [f"run_dir={tmp_path}", "device=cpu", "total_steps=256", "ppo.num_envs=16",
+                 "ppo.num_steps=16", "eval_interval=100", "eval_games=8"]
+    path = train(load_config(SMOKE, overrides), progress=False).run_path / CHECKPOINT_NAME
+    greedy = make_bot("dominoes", "checkpoint", path=str(path))
+    sampling = make_bot("dominoes", "checkpoint", path=str(path), greedy=False)
+    engine = GameSetup("dominoes", {"variant": "block"}).new_engine(np.random.default_rng(4))
+    rng = np.random.default_rng(0)
+    while not engine.is_terminal:
+        view = engine.view(engine.current_player)
+        obs, mask = greedy.encode(view)
+        one_hot = greedy.probabilities(view)
+        assert one_hot.sum() == 1 and one_hot[greedy.act(view, rng)] == 1
+        expected = torch.softmax(torch.as_tensor(sampling.logits(view)), -1).numpy()
+        assert np.allclose(sampling.probabilities(view), expected)
+        assert np.all(sampling.probabilities(view)[mask == 0] == 0)
+        engine.apply(greedy.act(view, rng))
