@@ -1,9 +1,10 @@
 """domino-env: rules engines, PettingZoo environments, bots, batched engines and evaluation for
-dominoes (the line games Block and Draw, Texas 42 and its variants).
+dominoes (the line games Block and Draw, Texas 42 and its variants, All Fives and Fives and Threes,
+Mexican Train).
 
 The names below are the package's front door, imported on first use (``import domino_env`` stays
-cheap): environments (``dominoes_v0``, ``texas42_v0``), the game registry, bots, encoders, the
-batched engines and the evaluation harness. docs/architecture.md maps the rest.
+cheap): environments (``dominoes_v0``, ``texas42_v0``, ``fives_v0``, ``mexican_train_v0``), the game
+registry, bots, encoders, the batched engines and the evaluation harness. docs/architecture.md maps the rest.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ _PUBLIC = {
     # environments (PettingZoo classic-style entry modules)
     "dominoes_v0": "domino_env.dominoes_v0",
     "texas42_v0": "domino_env.texas42_v0",
+    "fives_v0": "domino_env.fives_v0",
+    "mexican_train_v0": "domino_env.mexican_train_v0",
     # the game registry
     "Game": "domino_env.games:Game",
     "available_games": "domino_env.games:available_games",
@@ -37,13 +40,13 @@ _PUBLIC = {
     "evaluate": "domino_env.evaluation:evaluate",
 }
 __all__ = [  # the names of _PUBLIC (tests/test_imports.py checks they agree)
-    "__version__", "dominoes_v0", "texas42_v0", "Game", "available_games", "get_game", "register_game",
-    "Agent", "available_bots", "make_bot", "available_encoders", "get_encoder", "VectorLineGame",
-    "VectorTexas42Game", "AgentSpec", "GameSetup", "evaluate",
+    "__version__", "dominoes_v0", "texas42_v0", "fives_v0", "mexican_train_v0", "Game", "available_games",
+    "get_game", "register_game", "Agent", "available_bots", "make_bot", "available_encoders", "get_encoder",
+    "VectorLineGame", "VectorTexas42Game", "AgentSpec", "GameSetup", "evaluate",
 ]
 
 if TYPE_CHECKING:
-    from domino_env import dominoes_v0, texas42_v0
+    from domino_env import dominoes_v0, fives_v0, mexican_train_v0, texas42_v0
     from domino_env.bots import Agent, available_bots, make_bot
     from domino_env.encoders.base import available_encoders, get_encoder
     from domino_env.evaluation import AgentSpec, GameSetup, evaluate

@@ -50,6 +50,13 @@ class RandomAgent:
         legal = list(iter_bits(view.legal_mask))
         return legal[int(rng.integers(len(legal)))]
 
+    @staticmethod
+    def probabilities(view: Any) -> dict[int, float]:
+        """What ``act`` draws from, every legal action alike: exact exploitability
+        (``evaluation.exploitability.agent_policy``) reads it instead of sampling moves."""
+        legal = list(iter_bits(view.legal_mask))
+        return {a: 1.0 / len(legal) for a in legal}
+
 
 _REGISTRY: dict[tuple[str, str], Callable[..., Agent]] = {}
 

@@ -33,8 +33,12 @@ from domino_env.encoders.state import encode_state, state_space
 from domino_env.games import game_of_config
 from domino_env.rules.conventions import check_choice, is_int
 from domino_env.rules.errors import IllegalActionError
+from domino_env.rules.rewards import zero_sum
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
+RAW_REWARD_MODES = ("points", "penalty")
+"""Reward modes that pay each seat its side's own points (``penalty``: pips held, as negative points)
+rather than the zero-sum share of them"""
 _EXACT_INTS = frozenset({int, *(np.dtype(code).type for code in np.typecodes["AllInteger"])})
 """Python's and numpy's integer types: an action of one of them is an integer id without more tests"""
 
@@ -140,6 +144,27 @@ class DominoAECEnv(AECEnv):
         """Per-seat info dicts after a step (e.g. round results), or ``None`` to keep the current ones
         (most steps: ``step`` then skips rebuilding them)."""
         return [{} for _ in self.possible_agents]
+
+    # ----- rewards of the point-scoring games (subclasses set reward_mode, _sides and config) ----
+    @property
+    def reward_range(self) -> tuple[float, float]:
+        """Bounds of any one step's reward of any seat under legal play (``-illegal_penalty`` aside):
+        a side's points on one step are at most ``config.max_round_points`` (Mexican Train: all
+        seats' together), which bounds its raw points (``RAW_REWARD_MODES``; ``penalty`` pays them
+        negative) and the zero-sum share of the others alike; ``win_loss`` pays at most 1 either way."""
+        if self.reward_mode == "win_loss":
+            return -1.0, 1.0
+        points = float(self.config.max_round_points)
+        low = 0.0 if self.reward_mode == "points" else -points
+        high = 0.0 if self.reward_mode == "penalty" else points
+        return low, high
+
+    def _side_rewards(self, side_points: Sequence[float]) -> list[float]:
+        """Every seat's reward when side ``k`` earns ``side_points[k]`` (the win of ``win_loss``
+        included): its side's own points under a ``RAW_REWARD_MODES`` mode, else the zero-sum share."""
+        if self.reward_mode in RAW_REWARD_MODES:
+            return [side_points[k] for k in self._sides]
+        return zero_sum(side_points, self._sides)
 
     # ----- PettingZoo API -------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -309,3 +334,52 @@ class DominoAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[current]
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
+
+
+class RoundResultEnv(DominoAECEnv):
+    """Base of the games scored round by round (the line games, Mexican Train): the step that ends a
+    round pays its rewards, and every seat's info holds the round's result until that seat next acts,
+    so every seat sees it. Subclasses give ``_round_side_points`` and ``_episode_wins``, and call
+    ``_reset_round_infos`` from ``_new_game``."""
+
+    def _round_side_points(self) -> Sequence[float]:
+        """Each side's points in the round that just ended (the game's last result)."""
+        raise NotImplementedError
+
+    def _episode_wins(self) -> Sequence[float]:
+        """1 for each side that won the episode just ended, 0 for the others."""
+        raise NotImplementedError
+
+    def _reset_round_infos(self) -> None:
+        """Reset infos hold the keys of a round result, nothing scored yet: libraries that size their
+        info fields from the reset infos (TorchRL's PettingZooWrapper) then pass round results on."""
+        n = len(self.possible_agents)
+        self._rounds_reported = 0
+        self._round_infos = [{"round_points": [0] * n, "scores": [0] * n} for _ in range(n)]
+        self._infos_changed = True  # a seat's round result changed since infos were last built
+
+    def _apply(self, action: int) -> Sequence[float] | None:
+        game = self.game
+        rounds, seat = len(game.results), game.current
+        game.apply(action)
+        if self._round_infos[seat]:  # the acting seat has now seen its round result
+            self._round_infos[seat] = {}
+            self._infos_changed = True
+        if len(game.results) == rounds:
+            return None
+        if self.reward_mode == "win_loss":
+            return self._side_rewards(self._episode_wins()) if game.is_terminal else None
+        return self._side_rewards(self._round_side_points())
+
+    def _infos(self) -> list[dict] | None:
+        """The last round's result in each seat's info until it next acts; ``None`` when no info
+        changed this step."""
+        game = self.game
+        if len(game.results) > self._rounds_reported:
+            self._rounds_reported = len(game.results)
+            info = {"round_points": list(game.results[-1].round_points), "scores": list(game.scores)}
+            self._round_infos = [dict(info) for _ in self.possible_agents]
+        elif not self._infos_changed:
+            return None
+        self._infos_changed = False
+        return [dict(info) for info in self._round_infos]

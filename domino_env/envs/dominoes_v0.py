@@ -80,13 +80,12 @@ from collections.abc import Callable
 import numpy as np
 
 from domino_env.encoders.base import Encoder, get_encoder
-from domino_env.envs.base import DominoAECEnv
+from domino_env.envs.base import DominoAECEnv, RoundResultEnv
 from domino_env.games import DOMINOES
 from domino_env.rules.line import LineGame
-from domino_env.rules.rewards import zero_sum
 
 
-class raw_env(DominoAECEnv):
+class raw_env(RoundResultEnv):
     """Block / Draw dominoes as a PettingZoo AEC environment (no wrappers; see ``env()``)."""
 
     metadata = {**DominoAECEnv.metadata, "name": "dominoes_v0"}
@@ -125,9 +124,6 @@ class raw_env(DominoAECEnv):
         self._observer_of: Encoder | None = None
         self._observer: Callable[[LineGame, int], tuple[np.ndarray, np.ndarray]] | None = None
         self._sides = [self.config.side_of(s) for s in range(num_players)]
-        self._rounds_reported = 0
-        self._round_infos: list[dict] = [{} for _ in range(num_players)]
-        self._infos_changed = False  # a seat's round result was cleared since infos were last built
         super().__init__(
             num_players=num_players,
             num_actions=self.config.num_actions,
@@ -137,25 +133,10 @@ class raw_env(DominoAECEnv):
             render_mode=render_mode,
         )
 
-    @property
-    def reward_range(self) -> tuple[float, float]:
-        """Bounds of any one step's reward of any seat under legal play (``-illegal_penalty`` aside):
-        a side scores ``0 .. max_round_points`` a round, and the zero-sum share of the others is at
-        most that; ``win_loss`` pays at most 1 either way."""
-        if self.reward_mode == "win_loss":
-            return -1.0, 1.0
-        points = float(self.config.max_round_points)
-        return (0.0 if self.reward_mode == "points" else -points), points
-
     def _new_game(self, rng: np.random.Generator, options: dict | None) -> LineGame:
         # Other keys are ignored, as PettingZoo's api_test expects of reset options.
         options = options or {}
-        self._rounds_reported = 0
-        # Reset infos hold the keys of a round result, nothing scored yet: libraries that size their
-        # info fields from the reset infos (TorchRL's PettingZooWrapper) then pass round results on.
-        n = self.config.num_players
-        self._round_infos = [{"round_points": [0] * n, "scores": [0] * n} for _ in range(n)]
-        self._infos_changed = True
+        self._reset_round_infos()
         return LineGame(self.config, rng, deal=options.get("deal"))
 
     def _observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
@@ -164,29 +145,15 @@ class raw_env(DominoAECEnv):
             self._observer_of, self._observer = self.encoder, self.encoder.observer(self.num_actions)
         return self._observer(self.game, seat)
 
-    def _apply(self, action: int) -> np.ndarray | None:
-        game = self.game
-        rounds = len(game.results)
-        seat = game.current
-        game.apply(action)
-        if self._round_infos[seat]:  # the acting seat has now seen its round result
-            self._round_infos[seat] = {}
-            self._infos_changed = True
-        if len(game.results) == rounds:
-            return None
-        if self.reward_mode == "win_loss":
-            if not game.is_terminal:
-                return None
-            return zero_sum(self._episode_wins(), self._sides)
+    def _round_side_points(self) -> list[float]:
+        """A side's points are any of its seats' (partners score alike)."""
         side_points = [0.0] * self.config.num_sides
-        for seat, points in enumerate(game.results[-1].round_points):
+        for seat, points in enumerate(self.game.results[-1].round_points):
             side_points[self._sides[seat]] = points
-        if self.reward_mode == "points":
-            return np.array([side_points[k] for k in self._sides], dtype=float)
-        return zero_sum(side_points, self._sides)
+        return side_points
 
     def _episode_wins(self) -> list[float]:
-        """1 for the side that won the episode (the round, or the match), 0 for the others."""
+        """The episode is the round (its winners), or the match (the side that reached the target)."""
         wins = [0.0] * self.config.num_sides
         if self.episode == "round":
             winners = self.game.results[-1].winners
@@ -196,16 +163,3 @@ class raw_env(DominoAECEnv):
         for seat in winners:
             wins[self._sides[seat]] = 1.0
         return wins
-
-    def _infos(self) -> list[dict] | None:
-        """A round's result stays in a seat's info until that seat next acts, so every seat sees it.
-        ``None`` when no info changed this step."""
-        game = self.game
-        if len(game.results) > self._rounds_reported:
-            self._rounds_reported = len(game.results)
-            info = {"round_points": list(game.results[-1].round_points), "scores": list(game.scores)}
-            self._round_infos = [dict(info) for _ in self.possible_agents]
-        elif not self._infos_changed:
-            return None
-        self._infos_changed = False
-        return [dict(info) for info in self._round_infos]

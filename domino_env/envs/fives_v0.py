@@ -84,7 +84,6 @@ from domino_env.encoders.base import get_encoder
 from domino_env.envs.base import DominoAECEnv
 from domino_env.games import FIVES
 from domino_env.rules.fives import FivesGame
-from domino_env.rules.rewards import zero_sum
 
 
 class raw_env(DominoAECEnv):
@@ -143,16 +142,6 @@ class raw_env(DominoAECEnv):
             render_mode=render_mode,
         )
 
-    @property
-    def reward_range(self) -> tuple[float, float]:
-        """Bounds of any one step's reward of any seat under legal play: one side scores at most
-        ``max_round_points`` on a step, and the zero-sum share of the others is at most that;
-        ``win_loss`` pays at most 1 either way."""
-        if self.reward_mode == "win_loss":
-            return -1.0, 1.0
-        points = float(self.config.max_round_points)
-        return (0.0 if self.reward_mode == "points" else -points), points
-
     def _new_game(self, rng: np.random.Generator, options: dict | None) -> FivesGame:
         """Other ``options`` keys are ignored, as PettingZoo's API test expects of a reset."""
         self._scores = [0] * self.config.num_players
@@ -171,15 +160,13 @@ class raw_env(DominoAECEnv):
             if not game.is_terminal:
                 return None
             top = max(scores)
-            return zero_sum([float(scores[s] == top) for s in self._first_seat], self._sides)
+            return self._side_rewards([float(scores[s] == top) for s in self._first_seat])
         if scores == self._scores:  # most steps score nothing
             return None
         # A side's points this step: the rise of its first seat's score (partners' scores are equal).
         side_points = [float(scores[s] - self._scores[s]) for s in self._first_seat]
         self._scores = list(scores)
-        if self.reward_mode == "points":
-            return [side_points[k] for k in self._sides]
-        return zero_sum(side_points, self._sides)
+        return self._side_rewards(side_points)
 
     def _infos(self) -> list[dict] | None:
         """The last finished hand's points and the scores; ``None`` while no hand has ended since."""

@@ -81,13 +81,12 @@ from __future__ import annotations
 import numpy as np
 
 from domino_env.encoders.base import get_encoder
-from domino_env.envs.base import DominoAECEnv
+from domino_env.envs.base import DominoAECEnv, RoundResultEnv
 from domino_env.games import MEXICAN_TRAIN
 from domino_env.rules.mexican_train import MexicanTrainGame
-from domino_env.rules.rewards import zero_sum
 
 
-class raw_env(DominoAECEnv):
+class raw_env(RoundResultEnv):
     """Mexican Train as a PettingZoo AEC environment (no wrappers; see ``env()``)."""
 
     metadata = {**DominoAECEnv.metadata, "name": "mexican_train_v0"}
@@ -123,10 +122,7 @@ class raw_env(DominoAECEnv):
         self.reward_mode = reward
         self.encoder = get_encoder("mexican_train", observation_encoder)
         n = self.config.num_players
-        self._seats = list(range(n))
-        self._rounds_reported = 0
-        self._round_infos: list[dict] = [{} for _ in range(n)]
-        self._infos_changed = False  # a seat's round result was cleared since infos were last built
+        self._sides = list(range(n))  # every seat plays for itself
         super().__init__(
             num_players=n,
             num_actions=self.config.num_actions,
@@ -136,54 +132,17 @@ class raw_env(DominoAECEnv):
             render_mode=render_mode,
         )
 
-    @property
-    def reward_range(self) -> tuple[float, float]:
-        """Bounds of any one step's reward of any seat under legal play (``-illegal_penalty`` aside):
-        the points of one round, all seats together, are at most ``max_round_points`` (every tile in
-        some hand), which bounds ``-p_i`` and the zero-sum share alike; ``win_loss`` pays at most 1."""
-        if self.reward_mode == "win_loss":
-            return -1.0, 1.0
-        points = float(self.config.max_round_points)
-        return -points, (0.0 if self.reward_mode == "penalty" else points)
-
     def _new_game(self, rng: np.random.Generator, options: dict | None) -> MexicanTrainGame:
-        n = self.config.num_players
-        self._rounds_reported = 0
-        self._round_infos = [{"round_points": [0] * n, "scores": [0] * n} for _ in range(n)]
-        self._infos_changed = True
+        self._reset_round_infos()
         return MexicanTrainGame(self.config, rng, deal=(options or {}).get("deal"))
 
     def _observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """The view's ``legal_mask`` is the seat's legal moves when it is to act, else 0."""
         return self.encoder.encode_with_mask(self.game.view(seat), self.num_actions)
 
-    def _apply(self, action: int) -> list[float] | None:
-        game = self.game
-        rounds, seat = len(game.results), game.current
-        game.apply(action)
-        if self._round_infos[seat]:  # the acting seat has now seen its round result
-            self._round_infos[seat] = {}
-            self._infos_changed = True
-        if len(game.results) == rounds:
-            return None
-        if self.reward_mode == "win_loss":
-            if not game.is_terminal:
-                return None
-            return zero_sum([float(s in game.winners) for s in self._seats], self._seats)
-        points = game.results[-1].round_points
-        if self.reward_mode == "penalty":
-            return [-float(p) for p in points]
-        return zero_sum([-float(p) for p in points], self._seats)
+    def _round_side_points(self) -> list[float]:
+        """Pips held count against their holder: a seat's points are minus its round points."""
+        return [-float(p) for p in self.game.results[-1].round_points]
 
-    def _infos(self) -> list[dict] | None:
-        """A round's result stays in a seat's info until that seat next acts, so every seat sees it.
-        ``None`` when no info changed this step."""
-        game = self.game
-        if len(game.results) > self._rounds_reported:
-            self._rounds_reported = len(game.results)
-            info = {"round_points": list(game.results[-1].round_points), "scores": list(game.scores)}
-            self._round_infos = [dict(info) for _ in self.possible_agents]
-        elif not self._infos_changed:
-            return None
-        self._infos_changed = False
-        return [dict(info) for info in self._round_infos]
+    def _episode_wins(self) -> list[float]:
+        return [float(s in self.game.winners) for s in self._sides]

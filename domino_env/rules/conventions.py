@@ -9,14 +9,20 @@ engines' reference tests) can treat them alike:
   randomness; none makes its own.
 - **Saved games.** ``to_json`` writes ``{"format": "domino-env/<engine>", "version": N, ...}``;
   ``from_json`` refuses any other format or version, and anything malformed, with a ``ValueError``.
+  The line, Fives and Mexican Train engines save a match the same way (``save_match`` and
+  ``load_match``): the current round's deal and moves, replayed on load.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any, TypeVar
 
 import numpy as np
+
+Engine = TypeVar("Engine")
 
 # numpy's bit generators, by the name a generator state records: the only ones a save may name.
 BIT_GENERATORS: dict[str, type[np.random.BitGenerator]] = {
@@ -111,3 +117,47 @@ def read_save(text: Any, save_format: str, versions: tuple[int, ...]) -> dict:
         found = "has no version" if version is None else f"has version {version!r}"
         raise ValueError(f"the save {found}; this domino-env reads {supported}")
     return data
+
+
+def save_match(game: Any, save_format: str, versions: tuple[int, ...], index_key: str,
+               round_start: tuple[list[int], int]) -> str:
+    """``game`` saved as JSON by the latest of ``versions``: rules, generator state, the scores and
+    finished results when its round began (``round_start``), the round's index (``index_key``:
+    ``"round_index"`` or ``"hand_index"``), deal (``game._deal``) and moves (``game._actions``).
+    Replaying the moves from the deal (``load_match``) is exact and smaller than the whole state."""
+    scores, n_results = round_start
+    return json.dumps({
+        "format": save_format,
+        "version": versions[-1],
+        "config": asdict(game.config),
+        "rng": game.rng.bit_generator.state,
+        "scores": scores,
+        "results": [asdict(r) for r in game.results[:n_results]],
+        index_key: getattr(game, index_key),
+        "deal": game._deal,
+        "actions": game._actions,
+    })
+
+
+def load_match(text: Any, save_format: str, versions: tuple[int, ...], index_key: str,
+               restore: Callable[[dict], Engine], name: str) -> Engine:
+    """A ``save_match`` save loaded: ``restore`` builds the game as its round was dealt from the save's
+    JSON object (checking what it reads), then the round's moves are replayed. Anything malformed,
+    moves past the round's end included, raises ``ValueError`` naming the ``name`` engine."""
+    unit = index_key.removesuffix("_index")
+    try:
+        data = read_save(text, save_format, versions)
+        game = restore(data)
+        actions = data["actions"]
+        if not isinstance(actions, list):
+            raise ValueError("'actions' must be a list")
+        start = getattr(game, index_key)
+        for action in actions:
+            if game._terminal:
+                raise ValueError("moves continue after the match ended")
+            game.apply(action)
+            if getattr(game, index_key) != start:
+                raise ValueError(f"the saved moves run past the end of the {unit}")
+    except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
+        raise ValueError(f"malformed saved {name} game: {err}") from err
+    return game

@@ -17,9 +17,9 @@ Action ids: All Fives ``4*t + e`` (tile ``t`` on end ``e``: 0 W, 1 E, 2 N, 3 S),
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -30,12 +30,12 @@ from domino_env.rules.conventions import (
     check_generator,
     check_move_text,
     copy_generator,
-    generator_from_state,
     is_int,
-    read_save,
+    load_match,
+    save_match,
 )
 from domino_env.rules.errors import IllegalActionError
-from domino_env.rules.line import highest_double_holder, lead_rank
+from domino_env.rules.line import game_from_save, highest_double_holder, lead_rank
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 
 GAMES = ("all_fives", "fives_and_threes")
@@ -853,43 +853,14 @@ class FivesGame:
 
     def to_json(self) -> str:
         """The match as JSON: rules, generator state, the current hand's deal and its moves."""
-        scores, n_results = self._hand_start
-        return json.dumps({
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSIONS[-1],
-            "config": asdict(self.config),
-            "rng": self.rng.bit_generator.state,
-            "scores": scores,
-            "results": [asdict(r) for r in self.results[:n_results]],
-            "hand_index": self.hand_index,
-            "deal": self._deal,
-            "actions": self._actions,
-        })
+        return save_match(self, SAVE_FORMAT, SAVE_VERSIONS, "hand_index", self._hand_start)
 
     @classmethod
     def from_json(cls, text: str) -> FivesGame:
         """Restore ``to_json`` output by replaying the hand's moves. Anything else raises
         ``ValueError``: malformed input, another format, or a version not in ``SAVE_VERSIONS``."""
-        try:
-            data = read_save(text, SAVE_FORMAT, SAVE_VERSIONS)
-            config = FivesConfig(**data["config"])
-            rng = generator_from_state(data["rng"])
-            game = cls(config, rng, deal=data["deal"])
-            if game._deal["leader"] != data["deal"].get("leader"):
-                raise ValueError("the saved deal must name its leader")
-            game._restore_match(data["scores"], data["results"], data["hand_index"])
-            actions = data["actions"]
-            if not isinstance(actions, list):
-                raise ValueError("'actions' must be a list")
-            for a in actions:
-                if game._terminal:
-                    raise ValueError("moves continue after the match ended")
-                game.apply(a)
-            if game.hand_index != data["hand_index"]:
-                raise ValueError("the saved moves run past the end of the hand")
-        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
-            raise ValueError(f"malformed saved fives game: {err}") from err
-        return game
+        restore = partial(game_from_save, cls, FivesConfig, "hand_index")
+        return load_match(text, SAVE_FORMAT, SAVE_VERSIONS, "hand_index", restore, "fives")
 
     def _restore_match(self, scores: Any, results: Any, hand_index: Any) -> None:
         n, cfg = self.num_players, self.config

@@ -15,15 +15,15 @@ Action ids (docs/rules.md 2.7), with ``T`` tiles in the set: ``2*t + s`` places 
 from __future__ import annotations
 
 import copy
-import json
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
-from functools import cache
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache, partial
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from domino_env.rules.conventions import (
+    Engine,
     check_action_id,
     check_choice,
     check_generator,
@@ -31,7 +31,8 @@ from domino_env.rules.conventions import (
     copy_generator,
     generator_from_state,
     is_int,
-    read_save,
+    load_match,
+    save_match,
 )
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.tiles import TileSet, iter_bits, tile_set
@@ -171,9 +172,15 @@ class LineConfig:
         most the drawable stock ``S``. Passes: at most ``n - 1`` between two plays (``n`` in a row
         block the round) and ``n`` after the last, so ``P(n - 1) + 1``. In all ``nP + S + 1``.
         """
-        dealt = self.hand_size * self.num_players
-        drawable = self.tiles.num_tiles - dealt - self.draw_reserve if self.variant == "draw" else 0
+        dealt, drawable = self.hand_size * self.num_players, self.drawable_stock
         return self.num_players * (dealt + drawable) + drawable + 1
+
+    @property
+    def drawable_stock(self) -> int:
+        """Tiles a dealt round lets players draw (Draw: the stock less the reserve; Block: 0)."""
+        if self.variant != "draw":
+            return 0
+        return self.tiles.num_tiles - self.hand_size * self.num_players - self.draw_reserve
 
     @property
     def max_round_points(self) -> int:
@@ -315,6 +322,17 @@ def line_in_table_order(tiles: TileSet, line: Sequence[tuple[int, int, int]]) ->
             right.append((t, ends[1], new))
             ends[1] = new
     return left[::-1] + right
+
+
+def game_from_save(game_type: Callable[..., Engine], config_type: Callable[..., Any], index_key: str,
+                   data: dict) -> Engine:
+    """A line or Fives game as its saved round (``index_key``) was dealt, after the saved match so
+    far: ``load_match``'s restore step for the engines whose saved deal names its leader."""
+    game = game_type(config_type(**data["config"]), generator_from_state(data["rng"]), deal=data["deal"])
+    if game._deal["leader"] != data["deal"].get("leader"):
+        raise ValueError("the saved deal must name its leader")
+    game._restore_match(data["scores"], data["results"], data[index_key])
+    return game
 
 
 class LineGame:
@@ -676,43 +694,14 @@ class LineGame:
 
     def to_json(self) -> str:
         """The match as JSON: rules, generator state, the current round's deal and its moves."""
-        scores, n_results = self._round_start
-        return json.dumps({
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSIONS[-1],
-            "config": asdict(self.config),
-            "rng": self.rng.bit_generator.state,
-            "scores": scores,
-            "results": [asdict(r) for r in self.results[:n_results]],
-            "round_index": self.round_index,
-            "deal": self._deal,
-            "actions": self._actions,
-        })
+        return save_match(self, SAVE_FORMAT, SAVE_VERSIONS, "round_index", self._round_start)
 
     @classmethod
     def from_json(cls, text: str) -> LineGame:
         """Restore ``to_json`` output by replaying the round's moves. Anything else raises
         ``ValueError``: malformed input, another format, or a version not in ``SAVE_VERSIONS``."""
-        try:
-            data = read_save(text, SAVE_FORMAT, SAVE_VERSIONS)
-            config = LineConfig(**data["config"])
-            rng = generator_from_state(data["rng"])
-            game = cls(config, rng, deal=data["deal"])
-            if game._deal["leader"] != data["deal"].get("leader"):
-                raise ValueError("the saved deal must name its leader")
-            game._restore_match(data["scores"], data["results"], data["round_index"])
-            actions = data["actions"]
-            if not isinstance(actions, list):
-                raise ValueError("'actions' must be a list")
-            for a in actions:
-                if game._terminal:
-                    raise ValueError("moves continue after the match ended")
-                game.apply(a)
-            if game.round_index != data["round_index"]:
-                raise ValueError("the saved moves run past the end of the round")
-        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
-            raise ValueError(f"malformed saved line game: {err}") from err
-        return game
+        restore = partial(game_from_save, cls, LineConfig, "round_index")
+        return load_match(text, SAVE_FORMAT, SAVE_VERSIONS, "round_index", restore, "line")
 
     def _restore_match(self, scores: Any, results: Any, round_index: Any) -> None:
         n, cfg = self.num_players, self.config

@@ -18,9 +18,8 @@ Mexican train); ``91(n+1)`` = draw, ``+1`` = pass (marks the train), ``+2`` = st
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -33,7 +32,8 @@ from domino_env.rules.conventions import (
     copy_generator,
     generator_from_state,
     is_int,
-    read_save,
+    load_match,
+    save_match,
 )
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.rewards import EPISODES
@@ -778,43 +778,19 @@ class MexicanTrainGame:
 
     def to_json(self) -> str:
         """The episode as JSON: rules, generator state, finished rounds, this round's deal and moves."""
-        scores, n_results = self._round_start
-        return json.dumps({
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSIONS[-1],
-            "config": asdict(self.config),
-            "rng": self.rng.bit_generator.state,
-            "scores": scores,
-            "results": [asdict(r) for r in self.results[:n_results]],
-            "round_index": self.round_index,
-            "deal": self._deal,
-            "actions": self._actions,
-        })
+        return save_match(self, SAVE_FORMAT, SAVE_VERSIONS, "round_index", self._round_start)
 
     @classmethod
     def from_json(cls, text: str) -> MexicanTrainGame:
         """Restore ``to_json`` output by replaying the round's moves. Anything else raises
         ``ValueError``: malformed input, another format, or a version not in ``SAVE_VERSIONS``."""
-        try:
-            data = read_save(text, SAVE_FORMAT, SAVE_VERSIONS)
-            config = MexicanTrainConfig(**data["config"])
-            game = cls.__new__(cls)
-            game._restore_match(config, data)
-            actions = data["actions"]
-            if not isinstance(actions, list):
-                raise ValueError("'actions' must be a list")
-            start = game.round_index
-            for a in actions:
-                if game._terminal or game.round_index != start:
-                    raise ValueError("the saved moves run past the end of the round")
-                game.apply(a)
-            if game.round_index != start:
-                raise ValueError("the saved moves run past the end of the round")
-        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as err:
-            raise ValueError(f"malformed saved Mexican Train game: {err}") from err
-        return game
+        return load_match(text, SAVE_FORMAT, SAVE_VERSIONS, "round_index", cls._round_from_save,
+                          "Mexican Train")
 
-    def _restore_match(self, config: MexicanTrainConfig, data: dict) -> None:
+    @classmethod
+    def _round_from_save(cls, data: dict) -> MexicanTrainGame:
+        """The saved round as dealt, after the saved match so far (a save is untrusted: all is checked)."""
+        config = MexicanTrainConfig(**data["config"])
         n = config.num_players
         scores, results, round_index = data["scores"], data["results"], data["round_index"]
         if not (is_int(round_index) and 0 <= round_index < config.num_rounds):
@@ -823,14 +799,16 @@ class MexicanTrainGame:
             raise ValueError(f"'scores' must list {n} non-negative integers")
         if not isinstance(results, list) or len(results) != round_index:
             raise ValueError("'results' must list the finished rounds, one per round before 'round_index'")
-        read = [self._read_result(i, r, n) for i, r in enumerate(results)]
+        read = [cls._read_result(i, r, n) for i, r in enumerate(results)]
         if [sum(r.round_points[s] for r in read) for s in range(n)] != scores:
             raise ValueError("'scores' are not the sum of the saved round results")
         deal = data["deal"]
         if not isinstance(deal, dict) or not is_int(deal.get("first_player")):
             raise ValueError("the saved deal must name its first_player")
-        self._setup(config, generator_from_state(data["rng"]), list(scores), read, round_index)
-        self._start_round(self._parse_deal(deal))
+        game = cls.__new__(cls)
+        game._setup(config, generator_from_state(data["rng"]), list(scores), read, round_index)
+        game._start_round(game._parse_deal(deal))
+        return game
 
     @staticmethod
     def _read_result(index: int, saved: Any, n: int) -> MexicanTrainResult:

@@ -17,6 +17,7 @@ Line games (docs/rules.md 2)
     top-ranked tile (highest double, else heaviest) of all hands dealt.
 All Fives and Fives and Threes (RULES-new-games.md 2, 4): as the line games over up to four open
   ends (``search/fives_beliefs.py``); ``rebuild`` keeps the view's config and scores.
+Mexican Train: ``search/mexican_train_beliefs.py``.
 Texas 42 (docs/rules.md 3)
   - A failure to follow suit ``v`` proves the hand holds no tile that follows ``v`` under the
     contract's scheme (a tile holding trump follows trump only).
@@ -46,7 +47,10 @@ The sampler assumes the deal was random; a round set up by ``reset(options={"dea
 its own leader may not satisfy the first-leader rule.
 
 ``rebuild(view, deal, rng)`` replays the view's public history on a sampled deal and returns the
-engine at the same position; ``determinize(view, rng)`` does both.  Nothing here imports an RL library.
+engine at the same position; ``determinize(view, rng)`` does both.  Both look the game up in
+``BELIEFS`` by its view's type: this module registers the line games and Texas 42, every other
+game's belief module registers its own on import (``domino_env.search`` imports them all).  Nothing
+here imports an RL library.
 """
 
 from __future__ import annotations
@@ -54,15 +58,13 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from domino_env.rules import texas42 as t42
-from domino_env.rules.fives import FivesGame, FivesView
 from domino_env.rules.line import LineGame, LineView, highest_double_holder
-from domino_env.rules.mexican_train import MexicanTrainView
 from domino_env.rules.texas42 import Texas42Game, Texas42View
 from domino_env.rules.tiles import iter_bits
 
@@ -71,9 +73,28 @@ MAX_TRIES = 10_000  # Block's first-leader rejection rounds before giving up: re
 Deal = dict[str, Any]
 
 
-def sample_consistent_deal(view: LineView | Texas42View | FivesView, rng: np.random.Generator) -> Deal:
-    """A random round-start deal consistent with ``view``, in the form ``reset(options={"deal": ...})``
-    takes: line games ``{"hands", "stock", "leader"}``, Texas 42 ``{"hands", "shaker"}`` (tile ids;
+class GameBeliefs(NamedTuple):
+    """One game's ``sample_consistent_deal`` and ``rebuild``, for views of its type."""
+
+    sample: Callable[[Any, np.random.Generator], Deal]
+    rebuild: Callable[[Any, Deal, np.random.Generator], Any]
+
+
+BELIEFS: dict[type, GameBeliefs] = {}
+"""A game's view type -> its beliefs (``register_beliefs``)"""
+
+
+def register_beliefs(view_type: type, sample: Callable[[Any, np.random.Generator], Deal],
+                     rebuild: Callable[[Any, Deal, np.random.Generator], Any]) -> None:
+    """Make ``sample_consistent_deal`` and ``rebuild`` serve views of ``view_type`` (a game's belief
+    module calls it when imported) without this module knowing the game."""
+    BELIEFS[view_type] = GameBeliefs(sample, rebuild)
+
+
+def sample_consistent_deal(view: Any, rng: np.random.Generator) -> Deal:
+    """A random round-start deal consistent with ``view`` (a view of any game in ``BELIEFS``), in the
+    form ``reset(options={"deal": ...})`` takes: line games ``{"hands", "stock", "leader"}``, Texas 42
+    ``{"hands", "shaker"}`` (tile ids;
     Texas 88 adds ``"kitty"`` and, once the bid winner has discarded, ``"discards"`` in order, which
     ``rebuild`` replays and ``reset`` does not take).
 
@@ -83,61 +104,25 @@ def sample_consistent_deal(view: LineView | Texas42View | FivesView, rng: np.ran
     """
     if view.current_player is None:
         raise ValueError("the episode is over: its scores depend on the hands, nothing is left to sample")
-    if isinstance(view, LineView):
-        return _sample_line(view, rng)
-    if isinstance(view, Texas42View):
-        return _sample_texas42(view, rng)
-    if isinstance(view, FivesView):
-        from domino_env.search.fives_beliefs import sample_fives_deal  # it imports this module
-
-        return sample_fives_deal(view, rng)
-    if isinstance(view, MexicanTrainView):
-        # imported here: that module imports this one
-        from domino_env.search.mexican_train_beliefs import sample_mexican_train_deal
-
-        return sample_mexican_train_deal(view, rng)
-    raise TypeError(f"no deal sampler for {type(view).__name__}")
+    beliefs = BELIEFS.get(type(view))
+    if beliefs is None:
+        raise TypeError(f"no deal sampler for {type(view).__name__}")
+    return beliefs.sample(view, rng)
 
 
-def rebuild(
-    view: LineView | Texas42View | FivesView, deal: Deal, rng: np.random.Generator
-) -> LineGame | Texas42Game | FivesGame:
+def rebuild(view: Any, deal: Deal, rng: np.random.Generator) -> Any:
     """The engine at ``view``'s position on ``deal``: the public history replayed; ``rng`` deals later rounds.
 
     Scores (line) and marks (42) are carried over; past rounds' results are not in a view, so the
     engine's ``results`` list starts empty.
     """
-    if isinstance(view, LineView):
-        game = LineGame(view.config, rng, deal=deal)
-        game.scores, game.round_index = list(view.scores), view.round_index
-        for _seat, action, _left, _right in view.history:
-            game.apply(action)
-        return game
-    if isinstance(view, Texas42View):
-        deal = dict(deal)
-        discards = iter(deal.pop("discards", ()))  # Texas 88: the discards the view hides
-        game = Texas42Game(view.config, rng, deal=deal)
-        game.marks = list(view.marks)
-        for _seat, action, _leads in t42.hand_moves(view):
-            game.apply(action if action >= 0 else game.variant.discard + next(discards))
-        return game
-    if isinstance(view, FivesView):
-        game = FivesGame(view.config, rng, deal=deal)
-        game.scores, game.hand_index = _fives_hand_start_scores(view), view.hand_index
-        for _seat, action, _points, _ends in view.history:
-            game.apply(action)
-        return game
-    if isinstance(view, MexicanTrainView):
-        # imported here: that module imports this one
-        from domino_env.search.mexican_train_beliefs import rebuild_mexican_train
-
-        return rebuild_mexican_train(view, deal, rng)
-    raise TypeError(f"cannot rebuild a game from {type(view).__name__}")
+    beliefs = BELIEFS.get(type(view))
+    if beliefs is None:
+        raise TypeError(f"cannot rebuild a game from {type(view).__name__}")
+    return beliefs.rebuild(view, deal, rng)
 
 
-def determinize(
-    view: LineView | Texas42View | FivesView, rng: np.random.Generator
-) -> LineGame | Texas42Game | FivesGame:
+def determinize(view: Any, rng: np.random.Generator) -> Any:
     """A full-information engine drawn from the seat's beliefs: ``rebuild(view, sample(view))``."""
     return rebuild(view, sample_consistent_deal(view, rng), rng)
 
@@ -512,16 +497,13 @@ def _draw_order(view: LineView, drawn: list[list[int]]) -> list[int]:
     return [next(queues[seat]) for seat, action, _l, _r in view.history if action == draw_action]
 
 
-# ----- All Fives and Fives and Threes ------------------------------------------------------------
-def _fives_hand_start_scores(view: FivesView) -> list[int]:
-    """The scores when the view's hand began: the points its plays scored taken off (partners alike)."""
-    cfg = view.config
-    scores = list(view.scores)
-    for seat, _action, points, _ends in view.history:
-        for s in range(cfg.num_players):
-            if cfg.side_of(s) == cfg.side_of(seat):
-                scores[s] -= points
-    return scores
+def _rebuild_line(view: LineView, deal: Deal, rng: np.random.Generator) -> LineGame:
+    """Scores and the round index carried over, then the round's moves."""
+    game = LineGame(view.config, rng, deal=deal)
+    game.scores, game.round_index = list(view.scores), view.round_index
+    for _seat, action, _left, _right in view.history:
+        game.apply(action)
+    return game
 
 
 # ----- Texas 42 ----------------------------------------------------------------------------------
@@ -564,3 +546,18 @@ def _sample_texas42(view: Texas42View, rng: np.random.Generator) -> Deal:
         deal["kitty"] = leftover
     deal["hands"] = [list(iter_bits(h)) for h in dealt]
     return deal
+
+
+def _rebuild_texas42(view: Texas42View, deal: Deal, rng: np.random.Generator) -> Texas42Game:
+    """Marks carried over, then the hand's moves (Texas 88's hidden discards from ``deal``)."""
+    deal = dict(deal)
+    discards = iter(deal.pop("discards", ()))  # Texas 88: the discards the view hides
+    game = Texas42Game(view.config, rng, deal=deal)
+    game.marks = list(view.marks)
+    for _seat, action, _leads in t42.hand_moves(view):
+        game.apply(action if action >= 0 else game.variant.discard + next(discards))
+    return game
+
+
+register_beliefs(LineView, _sample_line, _rebuild_line)
+register_beliefs(Texas42View, _sample_texas42, _rebuild_texas42)

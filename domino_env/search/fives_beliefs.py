@@ -28,7 +28,7 @@ import numpy as np
 from domino_env.rules.fives import END_STRIDE, FivesGame, FivesView
 from domino_env.rules.line import lead_rank
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
-from domino_env.search.beliefs import _allocate, _HistoryTally, _SeatHistory
+from domino_env.search.beliefs import _allocate, _HistoryTally, _SeatHistory, register_beliefs
 
 Deal = dict[str, Any]
 
@@ -107,12 +107,23 @@ def rebuild_fives(view: FivesView, deal: Deal, rng: np.random.Generator) -> Five
     hand's margin); ``rng`` is the world's generator."""
     cfg = view.config
     one_hand = replace(cfg, target_score=None, exact_target=None if cfg.is_all_fives else False)
-    game = FivesGame(one_hand, rng, deal=deal)
-    game.hand_index = view.hand_index
-    for seat, _action, points, _ends in view.history:  # the scores at the hand's start
+    return _replayed(FivesGame(one_hand, rng, deal=deal), view)
+
+
+def rebuild_fives_match(view: FivesView, deal: Deal, rng: np.random.Generator) -> FivesGame:
+    """The engine at ``view``'s position on ``deal`` under the view's own rules (``beliefs.rebuild``):
+    the hand's public history replayed; ``rng`` deals later hands."""
+    return _replayed(FivesGame(view.config, rng, deal=deal), view)
+
+
+def _replayed(game: FivesGame, view: FivesView) -> FivesGame:
+    """``game``, just dealt, brought to ``view``'s hand: its index, the scores when it began (the
+    points its plays scored taken off, partners alike), then its moves."""
+    cfg = view.config
+    game.scores, game.hand_index = list(view.scores), view.hand_index
+    for seat, _action, points, _ends in view.history:
         for s in range(cfg.num_players):
             game.scores[s] -= points * (cfg.side_of(s) == cfg.side_of(seat))
-    game.scores = [a + b for a, b in zip(game.scores, view.scores, strict=True)]
     for _seat, action, _points, _ends in view.history:
         game.apply(action)
     return game
@@ -121,3 +132,6 @@ def rebuild_fives(view: FivesView, deal: Deal, rng: np.random.Generator) -> Five
 def sample_fives_world(view: FivesView, rng: np.random.Generator) -> FivesGame:
     """``rebuild_fives(view, sample_fives_deal(view, rng), rng)``: one world drawn from the seat's beliefs."""
     return rebuild_fives(view, sample_fives_deal(view, rng), rng)
+
+
+register_beliefs(FivesView, sample_fives_deal, rebuild_fives_match)

@@ -40,7 +40,7 @@ from domino_env.rules.mexican_train import (
     engine_value,
 )
 from domino_env.rules.tiles import iter_bits
-from domino_env.search.beliefs import _allocate, _HistoryTally, _SeatHistory
+from domino_env.search.beliefs import _allocate, _HistoryTally, _SeatHistory, register_beliefs
 
 MAX_TRIES = 1_000  # replays before giving up: views from real play pass within a few
 QUICK_TRIES = 300  # allocations under the last proofs alone before the exact, slow one
@@ -139,3 +139,6 @@ def _deal(view: MexicanTrainView, starts: list, rest: list[int]) -> Deal:
     draw = NUM_TILES * (view.config.num_players + 1)
     front = [next(drawn[seat]) for seat, action in view.history if action == draw]
     return {"hands": dealt, "boneyard": front + rest, "first_player": view.first_player}
+
+
+register_beliefs(MexicanTrainView, sample_mexican_train_deal, rebuild_mexican_train)

@@ -37,6 +37,7 @@ from domino_env.rules.line import lead_rank
 from domino_env.rules.rewards import zero_sum
 from domino_env.rules.tiles import DOUBLE_SIX
 from domino_env.vector.batch import Batch, bitwise_count, integer_array, permutations
+from domino_env.vector.line import BatchedMatches
 
 Dealer = Callable[[np.ndarray], "np.ndarray | tuple[np.ndarray, np.ndarray]"]
 """Given the ids of the games starting a hand, return their deals: ``(k, 28)`` permutations of the
@@ -63,7 +64,7 @@ def _unpack(words: np.ndarray, num_bits: int) -> np.ndarray:
     return np.unpackbits(words.view(np.uint8), axis=-1, count=num_bits, bitorder="little")
 
 
-class VectorFivesGame:
+class VectorFivesGame(BatchedMatches):
     """``num_envs`` All Fives / Fives and Threes episodes with automatic reset.
 
     ``episode`` (``"hand"`` or ``"match"``, the default), ``reward`` (``"zero_sum"``, ``"points"``,
@@ -82,21 +83,13 @@ class VectorFivesGame:
         reward: str = "zero_sum",
         **options,
     ):
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        self.config = cfg = FIVES.config(episode=episode, reward=reward, **options)
-        self.episode, self.reward = episode, reward
-        n, b = cfg.num_players, num_envs
-        self.num_envs, self.num_players, self.num_actions = num_envs, n, cfg.num_actions
-        self.slots = compact_slots(cfg)
-        self.obs_dim = self.slots[-1].start + self.slots[-1].length
+        super().__init__(FIVES, compact_slots, num_envs, dealer=dealer, episode=episode, reward=reward,
+                         options=options)
+        cfg = self.config
         self._rng = np.random.default_rng(seed)
-        self._dealer = dealer
+        n, b = cfg.num_players, num_envs
         self._stride = END_STRIDE[cfg.game]
         self._draw_action = self._stride * NUM_TILES
-        self._dealt = n * cfg.hand_size
-        self._stock_end = NUM_TILES - cfg.draw_reserve if cfg.is_all_fives else self._dealt
-        self._has_stock = self._stock_end > self._dealt
         self._both_halves = cfg.double_count != "one_half"
         self._points = COUNT_POINTS[cfg.game].astype(np.int64)
         if cfg.score_unit == "fives":

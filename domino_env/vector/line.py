@@ -16,12 +16,13 @@ batched bit operations ran about as fast in both, and numpy has ``unpackbits`` a
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from domino_env.encoders.base import scaled
+from domino_env.encoders.base import Slot, scaled
 from domino_env.encoders.line_compact import compact_slots, slot_slices
-from domino_env.games import DOMINOES
+from domino_env.games import DOMINOES, Game
 from domino_env.rules.line import lead_rank
 from domino_env.rules.rewards import zero_sum
 from domino_env.rules.tiles import tile_set
@@ -63,7 +64,37 @@ def _any(words: np.ndarray) -> np.ndarray:
     return out
 
 
-class VectorLineGame:
+class BatchedMatches:
+    """The options every batched line-family engine (``VectorLineGame``, ``TorchLineGame``,
+    ``VectorFivesGame``) reads alike: ``game.config`` checks them as the single-game env does; then
+    the sizes, the compact observation's slots (``compact_slots``), the ``dealer`` (the seeded
+    generator is the engine's own), and where a deal's hands and its drawable stock end."""
+
+    def __init__(
+        self,
+        game: Game,
+        compact_slots: Callable[[Any], tuple[Slot, ...]],
+        num_envs: int,
+        *,
+        dealer: Callable | None,
+        episode: str,
+        reward: str,
+        options: dict[str, Any],
+    ):
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        self.config = cfg = game.config(episode=episode, reward=reward, **options)
+        self.episode, self.reward = episode, reward
+        self.num_envs, self.num_players, self.num_actions = num_envs, cfg.num_players, cfg.num_actions
+        self.slots = compact_slots(cfg)
+        self.obs_dim = self.slots[-1].start + self.slots[-1].length
+        self._dealer = dealer
+        self._dealt = cfg.num_players * cfg.hand_size
+        self._stock_end = self._dealt + cfg.drawable_stock
+        self._has_stock = self._stock_end > self._dealt  # else nobody ever draws: skip that work
+
+
+class VectorLineGame(BatchedMatches):
     """``num_envs`` Block/Draw episodes with automatic reset, as ``dominoes_v0`` would play them.
 
     ``episode`` (``"round"`` or ``"match"``), ``reward`` (``"zero_sum"``, ``"points"``,
@@ -82,22 +113,14 @@ class VectorLineGame:
         reward: str = "zero_sum",
         **options,
     ):
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        self.config = cfg = DOMINOES.config(episode=episode, reward=reward, **options)
-        self.episode, self.reward = episode, reward
+        super().__init__(DOMINOES, compact_slots, num_envs, dealer=dealer, episode=episode, reward=reward,
+                         options=options)
+        cfg = self.config
+        self._rng = np.random.default_rng(seed)
         ts = tile_set(cfg.max_pips)
         n, t = cfg.num_players, ts.num_tiles
-        self.num_envs, self.num_players, self.num_actions = num_envs, n, 2 * t + 2
-        self.slots = compact_slots(cfg)
-        self.obs_dim = self.slots[-1].start + self.slots[-1].length
-        self._rng = np.random.default_rng(seed)
-        self._dealer = dealer
         self._n_tiles, self._n_numbers = t, cfg.max_pips + 1
-        self._dealt = n * cfg.hand_size
-        self._stock_end = t - cfg.draw_reserve if cfg.variant == "draw" else self._dealt
         self._draw_when_stuck = cfg.draw_policy == "when_stuck"
-        self._has_stock = self._stock_end > self._dealt  # else nobody ever draws: skip that work
 
         # Tile tables as arrays; row ``t`` (one past the last tile) is "no tile".
         nw = (t + 63) // 64

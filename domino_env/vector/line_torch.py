@@ -34,6 +34,7 @@ from domino_env.games import DOMINOES
 from domino_env.rules.line import lead_rank
 from domino_env.rules.tiles import tile_set
 from domino_env.vector.batch import Batch
+from domino_env.vector.line import BatchedMatches
 from domino_env.vector.torch_batch import (
     TorchDealer,
     deal_rows,
@@ -46,7 +47,7 @@ from domino_env.vector.torch_batch import (
 )
 
 
-class TorchLineGame:
+class TorchLineGame(BatchedMatches):
     """``num_envs`` Block/Draw episodes with automatic reset on ``device``, as ``VectorLineGame`` plays them.
 
     ``episode``, ``reward`` and ``options`` mean what they mean there (and in ``dominoes_v0``).
@@ -67,27 +68,19 @@ class TorchLineGame:
         reward: str = "zero_sum",
         **options,
     ):
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        self.config = cfg = DOMINOES.config(episode=episode, reward=reward, **options)
-        self.episode, self.reward = episode, reward
+        super().__init__(DOMINOES, compact_slots, num_envs, dealer=dealer, episode=episode, reward=reward,
+                         options=options)
+        cfg = self.config
         self.device = dev = resolve_device(device)
         self.check_actions = check_actions
         ts = tile_set(cfg.max_pips)
         n, t, v = cfg.num_players, ts.num_tiles, cfg.max_pips + 1
-        self.num_envs, self.num_players, self.num_actions = num_envs, n, 2 * t + 2
-        self.slots = compact_slots(cfg)
-        self.obs_dim = self.slots[-1].start + self.slots[-1].length
         self._generator = seeded_generator(seed, dev)
-        self._dealer = dealer
         # Games that end a round are picked by a mask (``torch.where`` over the batch) off the CPU,
         # with no host read; on the CPU that read is free and picking their rows is cheaper.
         self._select_by_mask = dev.type != "cpu"
         self._n_tiles, self._n_numbers, self._hand = t, v, cfg.hand_size
-        self._dealt = n * cfg.hand_size
-        self._stock_end = t - cfg.draw_reserve if cfg.variant == "draw" else self._dealt
         self._draw_when_stuck = cfg.draw_policy == "when_stuck"
-        self._has_stock = self._stock_end > self._dealt  # else nobody ever draws: skip that work
         self._target = cfg.target_score
         # A hand row holds each tile twice (its two actions), padded to whole int64 words that also
         # hold the draw and pass columns: the legal mask is one ``&`` with a row of ``_fits``.
