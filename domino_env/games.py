@@ -124,6 +124,8 @@ class Game:
     """``module:Class`` of the torch batched engine (any device, same API and results), if any"""
     vector_plays: Callable[[Any], bool] = lambda config: False
     """whether the batched engine plays a config (it may cover only some forms of the game)"""
+    torch_plays: Callable[[Any], bool] | None = None
+    """whether the torch batched engine plays a config (``None``: what ``vector_plays`` plays)"""
     trainable: Callable[[Any], str | None] = lambda config: None
     """why the self-play trainer cannot train a config (``None``: it can)"""
     renderer: str | None = None
@@ -195,9 +197,9 @@ class Game:
         return _import(self.vector_engine)
 
     def torch_class(self, config: Any) -> type | None:
-        """The torch batched engine class (any device) when it plays ``config``, else ``None``; it
-        plays what the numpy engine plays (``vector_plays``)."""
-        if self.torch_engine is None or not self.vector_plays(config):
+        """The torch batched engine class (any device) when it plays ``config``, else ``None``
+        (``torch_plays``, by default what the numpy engine plays: ``vector_plays``)."""
+        if self.torch_engine is None or not (self.torch_plays or self.vector_plays)(config):
             return None
         return _import(self.torch_engine)
 
@@ -289,9 +291,10 @@ BOARDPAN_TURN_SECONDS = 60.0
 """The boardpan turn timer (docs/rules.md 2.5): the play front ends' default under that preset."""
 
 
-def _team(seat: int) -> str:
-    """A four-seat partnership named by one of its seats."""
-    return f"team {seat % 2} (seats {seat % 2}+{seat % 2 + 2})"
+def _team(seat: int, num_players: int = 4) -> str:
+    """A partnership (every other seat of four, or of six in Texas 88) named by one of its seats."""
+    team = seat % 2
+    return f"team {team} (seats {'+'.join(str(s) for s in range(team, num_players, 2))})"
 
 
 def _line_table(variant: str, table: PlayOptions) -> tuple[LineConfig, float]:
@@ -404,57 +407,89 @@ def _texas42_outcome(engine: Texas42Game, whole_match: bool) -> Outcome:
     return Outcome(marks, engine.hands_scored, max(range(len(marks)), key=marks.__getitem__))
 
 
-def _texas42_trainable(config: Texas42Config) -> str | None:
-    if config.num_players == 3:
-        return ("three-player 42 cannot be trained: its sides change every hand (the bidder alone "
-                "against the other two) and the trainer's sides are fixed; train four-player 42 or "
-                "Texas 88 (preset: texas88)")
-    return None
-
-
 def _texas42_table(name: str, table: PlayOptions) -> tuple[Texas42Config, float]:
-    """A game (or one hand) of four-player 42: four seats, two teams, no turn timer."""
-    if table.players not in (None, 4) or table.teams:
-        raise ValueError("Texas 42 is always four players in two teams: drop --players/--teams")
+    """A game (or one hand) of 42: four players in two teams unless told; ``--players 3`` (or
+    ``-o num_players=3``) is three-player 42, ``--preset texas88`` Texas 88 (six in two teams). The
+    form of the game fixes the sides, so ``--teams`` is refused; no turn timer."""
+    if table.teams:
+        raise ValueError("42 fixes its own sides (four or six players: two teams; three: each for "
+                         "themselves): drop --teams")
     if table.turn_seconds:
         raise ValueError("Texas 42 has no automatic move (docs/rules.md 2.5 is a line-game rule): "
                          "use --turn-seconds 0")
     options = dict(table.options)
+    preset = table.preset or "standard"
+    if table.players is not None:
+        if table.players not in ((6,) if preset == "texas88" else (3, 4)):
+            raise ValueError(f"42 is four players in two teams or three each for themselves (--players 3); "
+                             f"Texas 88 (--preset texas88) is six: not --players {table.players}")
+        if options.setdefault("num_players", table.players) != table.players:
+            raise ValueError(f"--players {table.players} and -o num_players={options['num_players']} "
+                             "disagree: give one of them")
     if table.target is not None:
         options["target_marks"] = table.target
     options["episode"] = "hand" if table.one_round else options.get("episode", "game")
-    config = TEXAS42.config(preset=table.preset or "standard", **options)
-    if config.num_players != 4:
-        raise ValueError(f"the terminal front end plays four-player 42 only, not {config.variant.name}: "
-                         "play three-player 42 and Texas 88 through texas42_v0.env")
-    return config, 0.0
+    return TEXAS42.config(preset=preset, **options), 0.0
 
 
 def _texas42_intro(config: Texas42Config) -> str:
-    goal = f"first team to {config.target_marks} marks" if config.episode == "game" else "one hand"
-    return f"Texas 42 ({config.preset}), teams: seats 0+2 against 1+3; {goal}"
+    """The form of 42, its sides, its bids (and Texas 88's kitty) and the goal."""
+    v, n = config.variant, config.num_players
+    if v.lone_bidder:
+        sides, holder = "each for themselves: the bid winner plays alone against the other two", "player"
+    else:
+        teams = " against ".join("+".join(str(s) for s in range(k, n, 2)) for k in range(2))
+        sides, holder = f"teams: seats {teams}", "team"
+    rules = f"{v.name} ({config.preset}), {sides}"
+    if n != 4:  # the bids and the tiles differ from four-player 42's
+        rules += (f"; {v.hand_size} tiles each, bids of {v.point_bids[0]} to {v.point_bids[-1]} points or "
+                  f"of marks (1 mark is {v.points_per_hand} points)")
+    if v.kitty_size:
+        rules += f"; the bid winner takes the kitty of {v.kitty_size} tiles and discards {v.kitty_size}"
+    goal = f"first {holder} to {config.target_marks} marks" if config.episode == "game" else "one hand"
+    return f"{rules}; {goal}"
+
+
+def _texas42_marks(engine: Texas42Game) -> str:
+    """The marks of every side: the two teams, or each of three players."""
+    if engine.variant.lone_bidder:
+        return "Marks: " + ", ".join(f"seat {s} {m}" for s, m in enumerate(engine.marks)) + "."
+    return f"Marks: team 0 {engine.marks[0]}, team 1 {engine.marks[1]}."
 
 
 def _texas42_report(engine: Texas42Game, seat_names: Sequence[str]) -> str:
     """The contract of the hand just scored, the points taken and the marks; or the reshake."""
-    result = engine.last_result
+    result, n = engine.last_result, engine.num_players
     if result is None:
-        return f"All four passed: the hand is reshaken; seat {engine.shaker} shakes."
-    contract = result["contract"]
+        return f"Everyone passed: the hand is reshaken; seat {engine.shaker} shakes."
+    contract, points = result["contract"], result["points_taken"]
+    bidder = contract["bidder"]
     outcome = "made" if contract["made"] else "set"
-    won = next(s for s in range(2) if result["hand_marks"][s])
-    return (f"Hand over: {seat_names[contract['bidder']]}, {contract['bid']}, "
-            f"{contract['declaration']}: {outcome} (points taken: team 0 "
-            f"{result['points_taken'][0]}, team 1 {result['points_taken'][1]}). "
-            f"{_team(won).capitalize()} scores {result['hand_marks'][won]} mark(s). "
-            f"Marks: team 0 {engine.marks[0]}, team 1 {engine.marks[1]}.")
+    scorers = [s for s in range(n) if result["hand_marks"][s]]
+    gained = result["hand_marks"][scorers[0]]
+    if engine.variant.lone_bidder:
+        taken = f"{seat_names[bidder]} {points[bidder]}, the other two {points[(bidder + 1) % n]}"
+        who = " and ".join(seat_names[s] for s in scorers)
+        scores = f"{who.capitalize()} {'scores' if len(scorers) == 1 else 'each score'}"
+    else:
+        taken = f"team 0 {points[0]}, team 1 {points[1]}"
+        scores = f"{_team(scorers[0], n).capitalize()} scores"
+    return (f"Hand over: {seat_names[bidder]}, {contract['bid']}, {contract['declaration']}: {outcome} "
+            f"(points taken: {taken}). {scores} {gained} mark(s). {_texas42_marks(engine)}")
 
 
 def _texas42_final(engine: Texas42Game, seat_names: Sequence[str]) -> str:
     if engine.config.episode == "hand":
         return "The hand is over."
-    winner = 0 if engine.marks[0] > engine.marks[1] else 1
-    return f"Game over: {_team(winner)} wins, {engine.marks[winner]} marks to {engine.marks[1 - winner]}."
+    marks = engine.marks
+    if engine.variant.lone_bidder:  # both opponents of a set bidder score: they may tie
+        top = max(marks)
+        winners = " and ".join(seat_names[s] for s, m in enumerate(marks) if m == top)
+        verb = "wins" if marks.count(top) == 1 else "win"
+        return f"Game over: {winners} {verb} with {top} marks. {_texas42_marks(engine)}"
+    winner = 0 if marks[0] > marks[1] else 1
+    return (f"Game over: {_team(winner, engine.num_players)} wins, {marks[winner]} marks to "
+            f"{marks[1 - winner]}.")
 
 
 TEXAS42 = register_game(Game(
@@ -490,8 +525,8 @@ TEXAS42 = register_game(Game(
     ),
     vector_engine="domino_env.vector.texas42:VectorTexas42Game",
     torch_engine="domino_env.vector.texas42_torch:TorchTexas42Game",
-    vector_plays=lambda config: config.num_players == 4,
-    trainable=_texas42_trainable,
+    vector_plays=lambda config: True,  # four-player 42, three-player 42 and Texas 88
+    torch_plays=lambda config: config.num_players == 4,  # the torch twin: four-player 42 only
     renderer="domino_env.frontends.render:draw_texas42_view",
     play_names=("texas42",),
     play_config=_texas42_table,

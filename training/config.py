@@ -68,7 +68,7 @@ class GameConfig:
         return self.record.config(**self.options)
 
     def vector_class(self) -> type | None:
-        """The batched engine that plays this game, if any (its Texas 42 engine is four-player only)."""
+        """The numpy batched engine that plays this game, if any."""
         return self.record.vector_class(self.rules)
 
     def torch_class(self) -> type | None:
@@ -343,7 +343,8 @@ def _validate(config: Config, rules: Any) -> None:
     engine = {"vector": config.game.record.vector_class, "torch": config.game.record.torch_class}.get(backend)
     if engine is not None and engine(rules) is None:
         raise ConfigError(f"game.backend: no {backend} batched engine plays these {config.game.name} options "
-                          "(the batched Texas 42 engines are four-player only); use auto or fallback")
+                          "(the torch Texas 42 engine: four players only; Mexican Train's engines: not "
+                          "double_bonus='any'); use auto or fallback")
     for name in config.pool.frozen:
         checkpoint_path(name, "pool.frozen")
     if config.network.init_from:

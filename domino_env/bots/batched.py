@@ -15,10 +15,12 @@ The policies here re-derive their decision from the same public information, for
   (``tests/training/test_scripted.py`` checks it on random positions); in Draw under
   ``draw_policy="when_stuck"`` the slot also keeps the ends a seat drew on, which the view-based bot
   forgets at a draw, so there it approximates ``greedy`` from slightly more public information.
-- ``heuristic`` (Texas 42): ``bots.texas42.HeuristicTexas42Agent`` itself, asked once per row with
-  a view decoded from the compact observation (``encoders.texas42_compact``). Seats are relative to
-  the acting seat, which keeps every relation the bot reads (my team, the bidder's team, the Nello
-  sitter), so the move is the bot's own. A Python call per row, not an array program: a second
+- ``heuristic`` (Texas 42, three-player 42, Texas 88): ``bots.texas42.HeuristicTexas42Agent``
+  itself, asked once per row with a view decoded from the compact observation
+  (``encoders.texas42_compact``). Seats are relative to the acting seat, which keeps every relation
+  the bot reads (my team: every other seat of four or six; the lone bidder of three; the Nello
+  sitter), and the 88 bid winner's own discards are in the observation, so the move is the bot's
+  own. A Python call per row, not an array program: a second
   implementation of the bot's bidding, trump call and count-aware play would have to be kept in
   step with the first.
 
@@ -39,7 +41,8 @@ from domino_env.bots.line import GreedyWeights
 from domino_env.bots.texas42 import HeuristicTexas42Agent
 from domino_env.encoders import line_compact, texas42_compact
 from domino_env.encoders.base import get_encoder
-from domino_env.rules.texas42 import TRUMP, Texas42View
+from domino_env.rules.texas42 import BID, DECLARE, DISCARD_PHASE, PLAY_PHASE, Texas42View
+from domino_env.rules.tiles import iter_bits
 from domino_env.vector.batch import sample_legal
 
 BatchedPolicy = Callable[[np.ndarray, np.ndarray, np.random.Generator], np.ndarray]
@@ -143,8 +146,12 @@ class BatchedLineGreedy:
         return torch.where(placements.any(-1), best, fallback)
 
 
+_PHASES = (BID, DECLARE, PLAY_PHASE, DISCARD_PHASE)  # the phase id of each entry of the compact one-hot
+
+
 class BatchedTexas42Heuristic:
-    """``bots.texas42.HeuristicTexas42Agent``'s move for a batch of compact observations."""
+    """``bots.texas42.HeuristicTexas42Agent``'s move for a batch of compact observations (every form
+    of the game the batched engine plays)."""
 
     def __init__(self, options: Mapping[str, Any]):
         from domino_env.vector.texas42 import VectorTexas42Game
@@ -158,7 +165,7 @@ class BatchedTexas42Heuristic:
         self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None
     ) -> np.ndarray:
         bits = np.asarray(obs) > 0.5  # only 0/1 slots are read
-        lay = self.lay
+        lay, n, v = self.lay, self.config.num_players, self.config.variant
 
         def as_ints(columns: np.ndarray) -> list[int]:
             """Each row's 0/1 columns as a little-endian bit set."""
@@ -172,14 +179,17 @@ class BatchedTexas42Heuristic:
 
         hands, played = as_ints(bits[:, lay["hand"]]), as_ints(bits[:, lay["played"]])
         legal = as_ints(np.asarray(mask, bool))
-        phases = bits[:, lay["phase"]].argmax(1).tolist()
-        declarations = marked("declaration", TRUMP)  # declaration action ids
+        phases = [_PHASES[p] for p in bits[:, lay["phase"]].argmax(1).tolist()]
+        declarations = marked("declaration", v.trump)  # declaration action ids
         bidders, sitting_out, leaders = marked("bidder"), marked("sitting_out"), marked("trick_leader")
-        trick_bits = bits[:, lay["trick"]].reshape(len(bits), 4, -1)
+        trick_bits = bits[:, lay["trick"]].reshape(len(bits), n, -1)
         in_trick, trick_tiles = trick_bits.any(2).tolist(), trick_bits.argmax(2).tolist()
+        # Texas 88: the bid winner's own discards (the bot counts them as seen); nobody else's.
+        discards = as_ints(bits[:, lay["discards"]]) if "discards" in lay else [0] * len(bits)
+        nobody = (0,) * (n - 1)
         actions = []
         for i in range(len(bits)):
-            order = [(leaders[i] + k) % 4 for k in range(4)]
+            order = [(leaders[i] + k) % n for k in range(n)]
             trick = tuple((s, trick_tiles[i][s]) for s in order if in_trick[i][s])
             # Fields the heuristic does not read (the auction record, scores, voids) are left empty.
             view = Texas42View(
@@ -199,11 +209,13 @@ class BatchedTexas42Heuristic:
                 trick,
                 (),
                 (),
-                (played[i], 0, 0, 0),
+                (played[i], *nobody),
                 (),
                 (0, 0),
                 (0, 0),
                 legal[i],
+                None,
+                tuple(iter_bits(discards[i])),
             )
             actions.append(self.bot.act(view, self.rng))
         return np.array(actions, np.int64)

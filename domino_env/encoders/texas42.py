@@ -163,7 +163,7 @@ class _Plan:
         }
         # phase_bit[phase id]: its one-hot bit (the discard phase, id 4, is the fourth entry).
         self.phase_bit = tuple(1 << (at["phase"] + min(p, 3)) for p in range(5))
-        self.declaration_at = at["declaration"] - TRUMP
+        self.declaration_at = at["declaration"] - config.variant.trump  # the variant's ids, not 42's
         self.open_at, self.tiles = at.get("open_hands", -1), t
 
 

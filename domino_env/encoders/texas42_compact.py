@@ -42,7 +42,6 @@ from domino_env.rules.texas42 import (
     DONE,
     NUM_SUITS,
     PLAY_PHASE,
-    TRUMP,
     Texas42Config,
     Texas42View,
     Variant,
@@ -130,7 +129,7 @@ class _Plan:
         self.discards_at = at.get("discards", -1)
         # phase_bit[phase id]: its one-hot bit (the discard phase, id 4, is the fourth entry).
         self.phase_bit = tuple(1 << (at["phase"] + min(p, 3)) for p in range(5))
-        self.declaration_at = at["declaration"] - TRUMP
+        self.declaration_at = at["declaration"] - v.trump  # the variant's ids: 3 players and 88 bid 14 ways
         relative = [[(seat - me) % n for seat in range(n)] for me in range(n)]
         # trick_at[me][seat], bids_at[me][seat]: that seat's block; +1: bid -1 (not yet) is category 0.
         self.trick_at = tuple(tuple(at["trick"] + r * t for r in rel) for rel in relative)

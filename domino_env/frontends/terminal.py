@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from domino_env.bots import Agent, available_bots, make_bot
+from domino_env.frontends.web.protocol import public_move_text
 from domino_env.games import Game, PlayOptions, available_games, game_of_config, get_game
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ class Session:
                     action = self._human_move(seat)
                 else:
                     action = agent.act(game.view(seat), self.setup.bot_rng)
-                move = game.action_to_text(action)
+                move = public_move_text(game, action)  # a Texas 88 discard without its tile
                 self.say(f"{self.setup.names[seat]}: {move}")
                 game.apply(action)
                 if self.recorder is not None:
@@ -284,9 +285,11 @@ def main(argv: Sequence[str] | None = None, read_line: LineReader | None = None,
     """Command-line entry (``domino-play``). Returns the exit status: 0, or 130 after Ctrl-C."""
     parser = argparse.ArgumentParser(description="Play dominoes in the terminal against bots.")
     parser.add_argument("--game", choices=GAMES, default="block")
-    parser.add_argument("--players", type=int, help="line games: 2, 3 or 4 (default 2; 4 with --teams)")
+    parser.add_argument("--players", type=int, help="line games: 2, 3 or 4 (default 2; 4 with --teams); "
+                        "texas42: 4, or 3 for three-player 42 (Texas 88 is six: --preset texas88)")
     parser.add_argument("--teams", action="store_true", help="line games, 4 players: seats 0+2 vs 1+3")
-    parser.add_argument("--preset", help="pagat or boardpan (line games), standard or n42pa (texas42)")
+    parser.add_argument("--preset", help="pagat or boardpan (line games); standard, n42pa or texas88 "
+                        "(texas42; texas88: Texas 88, six players)")
     parser.add_argument("--you", default="0", help="your seat, or seats separated by commas (default 0)")
     parser.add_argument("--bots", default="", help="bot for the other seats, or one per seat, by commas; "
                         "NAME[:KEY=VALUE...], e.g. search:budget=20 (default greedy; heuristic in texas42)")

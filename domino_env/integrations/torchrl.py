@@ -48,7 +48,7 @@ from domino_env.vector.torch_batch import resolve_device
 
 
 class DominoTorchRLEnv(EnvBase):
-    """``num_envs`` games of ``game`` (``"dominoes"`` or four-player ``"texas42"``) with ``options``
+    """``num_envs`` games of ``game`` (any game with a batched engine) with ``options``
     (those of the batched engines: ``variant``, ``num_players``, ``preset``, ``episode``,
     ``reward`` ...); ``state=True`` adds the centralized critic's ``"state"``."""
 

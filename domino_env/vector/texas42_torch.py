@@ -113,6 +113,12 @@ class TorchTexas42Game:
             tables = VectorTexas42Game(1, reward=reward, preset=preset, **options)
         except ValueError as error:
             raise ValueError(str(error).replace("VectorTexas42Game", "TorchTexas42Game")) from None
+        if tables.config.num_players != SEATS:
+            raise ValueError(
+                f"TorchTexas42Game plays four-player 42 only, not {tables.config.variant.name} "
+                f"(preset={preset!r}, num_players={tables.config.num_players}): use the numpy "
+                "VectorTexas42Game (backend 'vector') for three-player 42 and Texas 88"
+            )
         self.device = dev = resolve_device(device)
         self.config = cfg = tables.config
         self.reward, self.check_actions = reward, check_actions

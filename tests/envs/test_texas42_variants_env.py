@@ -1,6 +1,7 @@
 """texas42_v0 with three players (``num_players=3``) and Texas 88 (``preset="texas88"``): API
 conformance, seeding, spaces, exact deals, rewards by side, saved games, the scripted bots playing
-them, and the parts of the library that play four-player 42 only refusing the variants by name."""
+them, and the torch batched engine, which plays four-player 42 only, refusing the variants by name (the
+terminal front end plays them: tests/play/test_play_texas42_variants.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,10 @@ from domino_env import texas42_v0
 from domino_env.bots import make_bot
 from domino_env.encoders.base import available_encoders
 from domino_env.evaluation import GameSetup, evaluate
-from domino_env.frontends.terminal import build_setup
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.texas42 import Texas42Game
 from domino_env.search.beliefs import sample_consistent_deal
-from domino_env.vector.texas42 import VectorTexas42Game
+from domino_env.vector.texas42_torch import TorchTexas42Game
 
 VARIANTS = {"three players": {"num_players": 3}, "texas88": {"preset": "texas88"}}
 SHAPES = {"three players": (3, 64), "texas88": (6, 149)}
@@ -160,11 +160,8 @@ def test_scripted_bots_play_and_four_player_code_refuses_by_name(name: str) -> N
     view, rng = env.game.view(env.game.current_player), np.random.default_rng(0)
     for bot, kwargs in (("random", {}), ("heuristic", {}), ("search", {"budget": 2})):
         assert view.legal_mask >> make_bot("texas42", bot, **kwargs).act(view, rng) & 1
-    with pytest.raises(ValueError, match="VectorTexas42Game plays four-player 42 only"):
-        VectorTexas42Game(2, **options)
-    with pytest.raises(ValueError, match="terminal front end plays four-player 42 only"):
-        rules = {k: v for k, v in options.items() if k != "preset"}
-        build_setup("texas42", preset=options.get("preset"), options=rules)
+    with pytest.raises(ValueError, match="TorchTexas42Game plays four-player 42 only"):
+        TorchTexas42Game(2, device="cpu", **options)
     assert sample_consistent_deal(view, rng)["shaker"] == env.game.shaker
 
 

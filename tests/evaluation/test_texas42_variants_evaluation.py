@@ -4,6 +4,7 @@ move raises ``ValueError``) stops the run with one ``AgentError`` naming the age
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,12 +23,31 @@ def test_every_scripted_bot_is_evaluated_on_the_variants(name: str) -> None:
     assert all(s["groups"] >= 1 for s in result.summary)
 
 
-def test_the_command_of_the_issue_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    """``domino-evaluate --game texas42 --agents random heuristic --option num_players=3`` (a few deals)."""
-    argv = ["--game", "texas42", "--agents", "random", "heuristic", "--option", "num_players=3",
+@pytest.mark.parametrize("option", ["num_players=3", "preset=texas88"])
+def test_the_command_of_the_issue_runs(option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``domino-evaluate --game texas42 --agents random heuristic --option num_players=3`` (a few
+    deals), and its Texas 88 twin."""
+    argv = ["--game", "texas42", "--agents", "random", "heuristic", "--option", option,
             "--deals", "3", "--workers", "1"]
     assert evaluate_cli.main(argv) == 0
     assert "| heuristic |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("option", ["num_players=3", "preset=texas88"])
+def test_a_four_player_checkpoint_stops_the_command_with_one_line(
+    option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The shipped four-player 42 policy cannot read the variants' observations: one ``error:`` line
+    naming it and the rules, exit 2, no traceback."""
+    checkpoint = Path(evaluate_cli.__file__).resolve().parents[1] / "baselines" / "Texas42.pt"
+    argv = ["--game", "texas42", "--agents", "random", f"checkpoint:path={checkpoint}", "--option", option,
+            "--deals", "2", "--workers", "1"]
+    with pytest.raises(SystemExit) as stop:
+        evaluate_cli.main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "Traceback" not in err
+    errors = [line for line in err.splitlines() if "error:" in line]
+    assert len(errors) == 1 and "cannot play texas42" in errors[0] and "other rules" in errors[0]
 
 
 class _RefusesAtItsFirstMove:

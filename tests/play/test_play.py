@@ -155,7 +155,8 @@ def test_texas42_through_stdin_with_two_people_on_one_team():
     ("kwargs", "message"),
     [
         ({"teams": True, "players": 3}, "a team game needs all four seats filled"),
-        ({"game": "texas42", "players": 3}, "always four players"),
+        ({"game": "texas42", "players": 5}, "not --players 5"),
+        ({"game": "texas42", "teams": True}, "drop --teams"),
         ({"game": "texas42", "turn_seconds": 60}, "no automatic move"),
         ({"players": 3, "bots": ["greedy", "random", "search"]}, "2 seats [1, 2] need bots"),
         ({"bots": ["nobody"]}, "unknown bot 'nobody'"),

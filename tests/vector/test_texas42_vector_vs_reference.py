@@ -8,7 +8,8 @@ own generator, and the batched engine's ``dealer`` hook copies them. Both then t
 legal actions, passing more often than uniform play would so that reshakes and forced bids happen.
 Every step compares seat, legal mask, observation (bit for bit), every seat's
 reward, marks and done flags. The same comparison runs the numpy engine and its torch twin
-(``TorchTexas42Game``) on the CPU and, where torch sees one, on CUDA.
+(``TorchTexas42Game``) on the CPU and, where torch sees one, on CUDA; three-player 42 and Texas 88
+(docs/rules.md 3.7, 3.8) run on the numpy engine, which the torch one refuses by name.
 """
 
 from __future__ import annotations
@@ -26,13 +27,11 @@ from domino_env.encoders.texas42_compact import compact_slots, encode_compact
 from domino_env.envs.texas42_v0 import raw_env
 from domino_env.rules.texas42 import (
     BID,
-    BID_PLUNGE,
-    NELLO,
+    DECLARE,
+    DISCARD_PHASE,
     PASS,
     PLAY,
-    SEVENS,
     TILES,
-    TRUMP,
     Texas42Config,
     Texas42Game,
 )
@@ -61,6 +60,17 @@ CONFIGS = [
     dict(nello="low", sevens=True, stop_when_decided=False, open_hands=True),
     dict(plunge=True, follow_me_doubles="own_suit", episode="game", reward="zero_sum"),
 ]
+# Three-player 42 (every option it allows: no Plunge) and Texas 88 (no option but the episode's).
+VARIANT_CONFIGS = [
+    dict(num_players=3),
+    dict(num_players=3, forced_bid=True, nello="low", sevens=True, reward="marks"),
+    dict(num_players=3, follow_me_doubles="own_suit", stop_when_decided=False, episode="game", target_marks=3,
+         reward="win_loss"),
+    dict(num_players=3, nello="own_suit", sevens=True, open_hands=True, episode="game", target_marks=2),
+    dict(preset="texas88"),
+    dict(preset="texas88", episode="game", target_marks=3, reward="win_loss"),
+    dict(preset="texas88", stop_when_decided=False, open_hands=True, reward="marks"),
+]  # fmt: skip
 
 
 def _host(values: Any) -> np.ndarray:
@@ -78,8 +88,9 @@ def _ids(options: dict) -> str:
 
 
 def _deal_row(game: Texas42Game) -> np.ndarray:
-    """The reference's current deal as a permutation: seat ``i``'s tiles in columns ``7i..7i+6``."""
-    return np.array([t for hand in game.dealt for t in iter_bits(hand)])
+    """The reference's current deal as a permutation: seat ``i``'s tiles in the ``i``-th run of
+    ``hand_size`` columns, then the Texas 88 kitty."""
+    return np.array([t for hand in (*game.dealt, game.kitty) for t in iter_bits(hand)])
 
 
 class Lockstep:
@@ -89,22 +100,26 @@ class Lockstep:
         self.rng = np.random.default_rng(seed)
         self.envs = [raw_env(observation_encoder="compact", **options) for _ in range(num_envs)]
         self.live = [False] * num_envs
+        self.num_tiles = self.envs[0].config.variant.num_tiles
         self.vec = engine(num_envs, seed=seed, dealer=self._dealer, **options)
         self.batch = _host_batch(self.vec.reset())
-        self.seen = dict.fromkeys(("hands", "reshakes", "forced", "plunge", "nello", "sevens"), 0)
+        self.seen = dict.fromkeys(("hands", "reshakes", "forced", "plunge", "nello", "sevens", "discards"), 0)
         for g in range(num_envs):
             self._mirror(g)
 
     def _dealer(self, games: np.ndarray) -> np.ndarray:
         """Reshakes and later hands come from the reference's generator; new episodes from the test's."""
         return np.array(
-            [_deal_row(self.envs[g].game) if self.live[g] else self.rng.permutation(28) for g in games]
+            [_deal_row(self.envs[g].game) if self.live[g] else self.rng.permutation(self.num_tiles)
+             for g in games]
         )
 
     def _mirror(self, g: int) -> None:
         """Reset reference ``g`` to the batched engine's fresh deal and shaker."""
         hands = [list(iter_bits(int(h))) for h in _host(self.vec.hands[g])]
         deal = {"hands": hands, "shaker": int(_host(self.vec.shaker[g]))}
+        if self.envs[g].config.variant.kitty_size:
+            deal["kitty"] = list(iter_bits(int(self.vec.kitty[g])))
         self.envs[g].reset(seed=int(self.rng.integers(2**32)), options={"deal": deal})
         self.live[g] = True
 
@@ -113,16 +128,17 @@ class Lockstep:
         actions = sample_legal(mask, rng)
         actions[mask[:, PASS] & (rng.random(len(actions)) < 0.6)] = PASS
         for env, a in zip(self.envs, actions, strict=True):
-            game, seen = env.game, self.seen
+            game, seen, v = env.game, self.seen, env.game.variant
             scored = game.hands_scored
+            seen["discards"] += game.phase == DISCARD_PHASE
             all_passed = game.phase == BID and game.current_player == game.shaker and game.bidder < 0
             seen["reshakes"] += all_passed and a == PASS
             seen["forced"] += all_passed and game.config.forced_bid
             env.step(int(a))
             seen["hands"] += game.hands_scored - scored
-            seen["plunge"] += BID_PLUNGE <= a < TRUMP
-            seen["nello"] += a == NELLO
-            seen["sevens"] += a == SEVENS
+            seen["plunge"] += v.bid_plunge <= a < v.trump
+            seen["nello"] += a == v.nello
+            seen["sevens"] += a == v.sevens
         self.live = [not env.game.is_terminal for env in self.envs]
         self.batch = _host_batch(self.vec.step(actions))
         for g, env in enumerate(self.envs):
@@ -159,10 +175,8 @@ def _run(options: dict, num_envs: int, steps: int, seed: int, engine: Engine = V
     return run
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("options", CONFIGS, ids=_ids)
-def test_vector_equals_reference(options: dict, engine: Engine) -> None:
-    seen = _run(options, num_envs=48, steps=130, seed=7, engine=engine).seen
+def _check_exercised(options: dict, seen: dict[str, int]) -> None:
+    """Enough hands scored, and every event the options allow happened at least once."""
     assert seen["hands"] >= 100, "too few hands scored: the comparison barely crossed a reset"
     wanted = {
         "reshakes": not options.get("forced_bid"),
@@ -170,8 +184,28 @@ def test_vector_equals_reference(options: dict, engine: Engine) -> None:
         "plunge": options.get("plunge"),
         "nello": options.get("nello"),
         "sevens": options.get("sevens"),
+        "discards": options.get("preset") == "texas88",
     }
     assert all(seen[event] > 0 for event, on in wanted.items() if on), f"variant not exercised: {seen}"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("options", CONFIGS, ids=_ids)
+def test_vector_equals_reference(options: dict, engine: Engine) -> None:
+    _check_exercised(options, _run(options, num_envs=48, steps=130, seed=7, engine=engine).seen)
+
+
+@pytest.mark.parametrize("options", VARIANT_CONFIGS, ids=_ids)
+def test_vector_equals_reference_three_players_and_texas88(options: dict) -> None:
+    """Three-player 42 (lone bidder, marks per player) and Texas 88 (six seats, two copies of every
+    tile, kitty and discards, 149 actions) on the numpy engine, as the four-player game above."""
+    _check_exercised(options, _run(options, num_envs=48, steps=200, seed=11).seen)
+
+
+@pytest.mark.parametrize("options", [dict(num_players=3), dict(preset="texas88")], ids=_ids)
+def test_torch_engine_refuses_three_players_and_texas88_by_name(options: dict) -> None:
+    with pytest.raises(ValueError, match="TorchTexas42Game plays four-player 42 only.*VectorTexas42Game"):
+        TorchTexas42Game(2, device="cpu", **options)
 
 
 @pytest.mark.benchmark
@@ -180,6 +214,13 @@ def test_vector_equals_reference(options: dict, engine: Engine) -> None:
 def test_vector_equals_reference_long(options: dict, engine: Engine) -> None:
     """The same comparison over many more games (``pytest -m benchmark``)."""
     _run(options, num_envs=200, steps=400, seed=3, engine=engine)
+
+
+@pytest.mark.benchmark
+@pytest.mark.parametrize("options", VARIANT_CONFIGS, ids=_ids)
+def test_vector_equals_reference_three_players_and_texas88_long(options: dict) -> None:
+    """The same comparison over many more games (``pytest -m benchmark``)."""
+    _run(options, num_envs=200, steps=400, seed=3)
 
 
 def test_compact_encoder_is_registered_and_sized_by_its_slots() -> None:
@@ -201,6 +242,43 @@ def test_given_deals_and_shakers_start_the_first_hand() -> None:
     assert [TILES.names(int(h)) for h in vec.hands[0, :1]] == [TILES.names(0b1111111)]
     np.testing.assert_array_equal(batch.obs[1, :28], np.isin(np.arange(28), 27 - np.arange(14, 21)))
     np.testing.assert_array_equal(batch.mask[:, 0], [True, True])  # pass is legal for the first bidder
+
+
+def test_texas88_deals_the_kitty_to_the_bid_winner_who_discards_non_count_tiles() -> None:
+    vec = VectorTexas42Game(1, seed=0, preset="texas88")
+    v = vec.variant
+    batch = vec.reset(deals=np.arange(56)[None], shakers=np.array([5]))
+    assert batch.seat.tolist() == [0] and batch.mask.shape == (1, 149) and batch.rewards.shape == (1, 6)
+    assert vec.hands[0].tolist() == [0x1FF << (9 * s) for s in range(6)] and vec.kitty[0] == 0b11 << 54
+    for action in (1, PASS, PASS, PASS, PASS, PASS):  # seat 0 bids 60, everyone else passes
+        batch = vec.step(np.array([action]))
+    assert vec.phase[0] == DISCARD_PHASE and batch.seat[0] == 0 and vec.hands[0, 0] == 0x1FF | 0b11 << 54
+    # Seat 0 holds 0-0 ... 0-6, 1-1, 1-2 and the kitty's 5-6', 6-6': all but 0-5 (a count tile) may go.
+    assert (np.flatnonzero(batch.mask[0]) - v.discard).tolist() == [0, 1, 2, 3, 4, 6, 7, 8, 54, 55]
+    with pytest.raises(ValueError, match=f"illegal action {v.discard + 5} in game 0"):
+        vec.step(np.array([v.discard + 5]))
+    for tile in (0, 55):
+        batch = vec.step(np.array([v.discard + tile]))
+    discards = {s.name: s for s in vec.slots}["discards"]
+    assert np.flatnonzero(batch.obs[0, discards.start : discards.start + 56]).tolist() == [0, 55]
+    assert np.flatnonzero(batch.mask[0]).tolist() == list(range(v.trump, v.trump_doubles + 1))
+
+
+@pytest.mark.parametrize("options", [dict(num_players=3), dict(preset="texas88")], ids=_ids)
+@pytest.mark.parametrize("encoder", ["default", "compact"])
+def test_declaration_slot_counts_from_the_variants_trump_id(options: dict, encoder: str) -> None:
+    """Three-player 42 and Texas 88 bid 14 ways (42: 12), so ``trump 0`` has another id: its one-hot
+    entry is still the slot's first (it once landed two entries on, and Sevens in the next slot)."""
+    env = raw_env(observation_encoder=encoder, **options)
+    env.reset(seed=0)
+    game, v = env.game, env.game.variant
+    game.apply(1)  # the lowest point bid, then everyone passes (88: two discards)
+    while game.phase != DECLARE:
+        game.apply(game.legal_actions()[0])
+    game.apply(v.trump)
+    slot = {s.name: s for s in get_encoder("texas42", encoder).slots(game.config)}["declaration"]
+    obs = get_encoder("texas42", encoder).encode(game.view(game.current_player))
+    assert np.flatnonzero(obs[slot.start : slot.start + slot.length]).tolist() == [0]
 
 
 def test_deals_must_be_permutations() -> None:

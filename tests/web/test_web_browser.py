@@ -3,8 +3,8 @@ three target games at desktop size by clicks and at phone size (390x844) by keyb
 team match (boardpan, to 100 on the phone, to 30 at desktop size), a Block 2p round against
 ``search``, a Texas 42 hand. Also the lobby's defaults, a Block round against greedy with the
 round's end in words and every hand shown, the replay stepped through (buttons, and arrow keys on
-the slider step once), exported and imported; Texas 88; a timed open-hands table whose countdown
-survives a rotation. No page may scroll sideways.
+the slider step once), exported and imported; Texas 88 and three-player 42 hands; a timed open-hands
+table whose countdown survives a rotation. No page may scroll sideways.
 
 Screenshots go to the test's temporary folder; with ``DOMINO_WEB_SCREENSHOTS=<dir>`` the table in
 play, the Texas 42 and Draw match phone pages and Texas 88 are also copied there as ``table.png``,
@@ -383,6 +383,29 @@ def test_texas88_and_three_player_42_from_the_lobby(server, page, tmp_path):
     assert page.locator("#board .previous .trick .play").count() == 6
     page.screenshot(path=str(tmp_path / "texas88_end.png"), full_page=True)
     publish(tmp_path / "texas88.png")
+
+
+def test_three_player_42_hand_by_clicks(server, page, tmp_path):
+    """A three-player 42 hand from the lobby, played by clicks around a table of three (you at the
+    bottom, the others left and right): the bids run 30 to 43, then marks; the marks of each player
+    shown are the engine's, and the deciding trick of three tiles stays shown."""
+    base, app = server
+    open_table(page, base, "texas42", seed=6, seats=["person", "heuristic", "heuristic"], players=3)
+    page.wait_for_function("() => state && state.current_player === state.seat")
+    bids = page.locator("#buttons button").all_inner_texts()
+    assert "bid 43" in bids and "bid 44" not in bids and bids[-1].endswith("m")
+    areas = page.locator("#board .felt .seat").evaluate_all("xs => xs.map(x => x.dataset.area)")
+    assert areas == ["bottom", "left", "right"]
+    clicks, _ = play_by_clicks(page, tmp_path / "three_player_42.png")
+    engine = next(iter(app.state.tables.values())).engine
+    assert engine.is_terminal and engine.config.num_players == 3 and clicks > 0
+    assert shown_scores(page) == engine.marks and len(engine.marks) == 3
+    assert page.locator("#board .previous .trick .play").count() == 3
+    top, names = max(engine.marks), page.evaluate("relativeNames(state)")
+    winners = [names[seat] for seat, marks in enumerate(engine.marks) if marks == top]
+    verb = "win" if len(winners) > 1 or winners == ["You"] else "wins"  # seed 6: the two set the bidder
+    assert page.inner_text("#winner").startswith(f"{' and '.join(winners)} {verb} with {top} marks")
+    page.screenshot(path=str(tmp_path / "three_player_42_end.png"), full_page=True)
 
 
 @pytest.mark.parametrize(("size", "keyboard"), SIZES)

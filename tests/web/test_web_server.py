@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ pytest.importorskip("fastapi", reason="the web extra is not installed: pip insta
 from fastapi.testclient import TestClient  # noqa: E402
 
 from domino_env.evaluation import GameSetup, evaluate  # noqa: E402
+from domino_env.frontends.terminal import build_setup  # noqa: E402
 from domino_env.frontends.web.protocol import ProtocolError, parse_client_message  # noqa: E402
 from domino_env.frontends.web.server import create_app  # noqa: E402
 from domino_env.frontends.web.server import main as server_main  # noqa: E402
@@ -50,9 +52,19 @@ def socket_path(created: dict[str, Any], person: int = 0) -> str:
     )
 
 
-def play_through(client: TestClient, created: dict[str, Any], silent: bool = False) -> list[dict[str, Any]]:
-    """Every message the one person's page receives until the game ends; the person plays the first
-    legal move once per state (or nothing, ``silent``). An error message fails the test."""
+def first_legal(message: dict[str, Any]) -> int:
+    return message["legal"][0]["action"]
+
+
+def play_through(
+    client: TestClient,
+    created: dict[str, Any],
+    silent: bool = False,
+    choose: Callable[[dict[str, Any]], int] = first_legal,
+) -> list[dict[str, Any]]:
+    """Every message the one person's page receives until the game ends; the person plays the move
+    ``choose`` picks from the state (the first legal one unless told) once per state (or nothing,
+    ``silent``). An error message fails the test."""
     received, answered = [], set()
     with client.websocket_connect(socket_path(created)) as page:
         for _ in range(5000):
@@ -64,11 +76,7 @@ def play_through(client: TestClient, created: dict[str, Any], silent: bool = Fal
             number = message["move_number"]
             if not silent and message["current_player"] == message["seat"] and number not in answered:
                 answered.add(number)
-                page.send_text(
-                    json.dumps(
-                        {"type": "move", "action": message["legal"][0]["action"], "move_number": number}
-                    )
-                )
+                page.send_text(json.dumps({"type": "move", "action": choose(message), "move_number": number}))
     raise AssertionError("the game did not end")
 
 
@@ -81,9 +89,10 @@ def record_of(client: TestClient, table: str) -> dict[str, Any]:
 # ----- the oracle: what a seat may know at each move number --------------------------------------------
 def knowable(record: dict[str, Any], seat: int) -> tuple[list[tuple[set[int], set[int]]], Any]:
     """Per move number: (the seat's own hand, every tile it may see), replayed from the record
-    independently of the server: its hand, the tiles played this round or hand, and of the round or
-    hand just ended its plays (public when made) and every hand left at its end (turned up to count,
-    docs/web.md); never a stock, out-of-play or kitty tile."""
+    independently of the server: its hand (and, as Texas 88's bid winner, its own discards), the tiles
+    played this round or hand, and of the round or hand just ended its plays (public when made) and
+    every hand left at its end (turned up to count, docs/web.md); never a stock, out-of-play or kitty
+    tile, nor another seat's discard."""
     engine = get_game(record["game"]).engine.from_json(record["start"])
     texas = isinstance(engine, Texas42Game)
     previous: set[int] = set()
@@ -95,7 +104,8 @@ def knowable(record: dict[str, Any], seat: int) -> tuple[list[tuple[set[int], se
 
     def snapshot() -> tuple[set[int], set[int]]:
         own = set(iter_bits(engine.hands[seat]))
-        return own, own | played() | previous
+        discarded = set(engine.discards) if texas and engine.bidder == seat else set()
+        return own, own | discarded | played() | previous
 
     states = [snapshot()]
     for action in record["actions"]:
@@ -239,6 +249,53 @@ def test_every_message_holds_only_what_the_seat_may_know(client, request_):
     else:
         assert final["scores"] == table.engine.scores
         assert len(final["results"]) == len(table.engine.results)
+
+
+def bid_high_then_first_legal(message: dict[str, Any]) -> int:
+    """The person's choice: the highest bid offered (so the person wins the bid and takes Texas 88's
+    kitty), else the first legal move."""
+    return message["legal"][-1 if message["phase"] == "bid" else 0]["action"]
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "top_bid", "too_high"),
+    [("standard", 3, "bid 43", "bid 44"), ("texas88", 6, "bid 86", "bid 88")],
+    ids=["three-player", "texas88"],
+)
+def test_a_variant_hand_is_built_as_the_terminal_builds_it_and_played_over_the_api(
+    client, preset, players, top_bid, too_high
+):
+    """Three-player 42 and Texas 88 tables come from the registry's table path (the terminal's
+    ``build_setup``: the same deal, seats and names for the same seed). A hand with the person bidding
+    high: every message has the variant's seats, bids and marks; the point bids run to the variant's
+    top; in Texas 88 the person takes the kitty (eleven tiles), discards two (every page told
+    "discard", never the tile) and declares; the marks are the engine's."""
+    seats = ["person"] + ["heuristic"] * (players - 1)
+    created = open_table(client, game="texas42", preset=preset, seats=seats, one_round=True, seed=12)
+    table = client.app.state.tables[created["table"]]
+    twin = build_setup("texas42", preset=preset, players=players, bots=["heuristic"], one_round=True, seed=12)
+    assert table.setup.names == twin.names and table.start == twin.game.to_json()
+    messages = play_through(client, created, choose=bid_high_then_first_legal)
+    record = record_of(client, created["table"])
+    check_no_leak(messages, record)
+    check_round_ends(messages, record)
+    for message in messages:
+        assert message["num_players"] == len(message["seats"]) == len(message["bids"]) == players
+        assert len(message["marks"]) == (3 if players == 3 else 2)
+    mine = [m for m in messages if m["current_player"] == 0 and not m["over"]]
+    offered = [move["text"] for move in mine[0]["legal"]]
+    assert mine[0]["phase"] == "bid" and top_bid in offered and too_high not in offered
+    final = messages[-1]
+    assert final["over"] and final["marks"] == table.engine.marks and final["previous"]["result"]
+    assert final["bids"][0] == offered[-1] and table.engine.bidder == 0  # the person won the bid
+    discarding = [m for m in mine if m["phase"] == "discard"]
+    if players == 6:
+        assert len({m["move_number"] for m in discarding}) == 2 and len(discarding[0]["hand"]) == 11
+        assert all(move["text"].startswith("discard ") for m in discarding for move in m["legal"])
+        told = {m["move_number"]: m["last_event"]["text"] for m in messages if m["last_event"]}
+        assert list(told.values()).count("discard") == 2  # the person's two, without their tiles
+    else:
+        assert not discarding and len(mine[0]["hand"]) == 9
 
 
 def test_malformed_and_out_of_turn_messages_get_an_error_and_change_nothing():

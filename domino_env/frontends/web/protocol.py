@@ -99,6 +99,15 @@ def seat_message(view: Any, action_text: ActionText) -> dict[str, Any]:
     return message
 
 
+def public_move_text(engine: Any, action: int) -> str:
+    """A move as every seat may read it, for the browser's last-event line and the terminal's
+    announcements: the game's ``public_text`` where its module of messages has one (a Texas 88 discard
+    hides its tile), else the move's text."""
+    record = game_of_config(engine.config)
+    public = getattr(record.web_messages(), "public_text", None) if record.web_module else None
+    return public(engine.config, action) if public else engine.action_to_text(action)
+
+
 # ----- the table's public record of finished rounds -------------------------------------------------
 class RoundKeeper:
     """Applies moves to an engine and keeps what finished rounds made public: the round or hand just

@@ -3,8 +3,7 @@
 ``create_app()`` builds the FastAPI application: thin routes over one ``TableManager`` (the tables,
 their seats' tokens and pages, the limit on tables kept); ``domino-serve`` runs it with uvicorn.
 A table is built by the terminal front end's ``build_setup`` (the same seating rules, options, bots
-and turn timer; three-player 42 and Texas 88, which the terminal does not play, by
-``_texas42_variant_setup`` in the same steps) and played by one asyncio task (``Table.run``): bots
+and turn timer, every form of 42 included) and played by one asyncio task (``Table.run``): bots
 act in a worker thread; a person's turn waits for their move, for the turn timer (then
 ``engine.auto_move()``, docs/rules.md 2.5, as in ``play.Session``), or, in a game without a timer
 whose person has no page open, for ``away_seconds`` (then the game's default bot moves for them).
@@ -38,7 +37,6 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -51,7 +49,6 @@ from domino_env.frontends.terminal import (
     Setup,
     build_setup,
     game_of_choice,
-    make_bot_spec,
     parse_option,
 )
 from domino_env.frontends.web.protocol import (
@@ -59,6 +56,7 @@ from domino_env.frontends.web.protocol import (
     ProtocolError,
     RoundKeeper,
     parse_client_message,
+    public_move_text,
     seat_message,
 )
 from domino_env.frontends.web.replay import (
@@ -232,12 +230,7 @@ class Table:
         if self.store is not None:  # committed with the move: a killed server loses none
             self.store.add_move(self.id, len(self.actions), seat, action, how)
         self.actions.append(action)
-        self.last_event = {"seat": seat, "text": self._public_text(action), "how": how}
-
-    def _public_text(self, action: int) -> str:
-        """A move as every page may read it (a Texas 88 discard without its tile)."""
-        public = getattr(self.family.web_messages(), "public_text", None)
-        return public(self.engine.config, action) if public else self.engine.action_to_text(action)
+        self.last_event = {"seat": seat, "text": public_move_text(self.engine, action), "how": how}
 
     def submit(self, seat: int, action: int, move_number: int) -> str | None:
         """A person's move answering state ``move_number``; why it is refused (the state
@@ -612,10 +605,6 @@ def _setup_of(
     browser's own bounds (``_check_request``); every message in the lobby's words."""
     bots = _check_request(request, folders, turn_seconds_range)
     try:
-        if game_of_choice(request.game).name == "texas42" and len(request.seats) != 4:
-            setup = _texas42_variant_setup(request, [spec for spec, _shown, _paths in bots])
-            _check_bots_play(setup, [shown for _spec, shown, _paths in bots])
-            return setup
         setup = build_setup(
             request.game,
             humans=[s for s, kind in enumerate(request.seats) if kind == PERSON],
@@ -638,34 +627,6 @@ def _setup_of(
             for real, given in paths:
                 message = message.replace(real, given)
         raise Refused(400, page_words(message)) from None
-
-
-def _texas42_variant_setup(request: TableRequest, bots: list[str]) -> Setup:
-    """A table of three-player 42 or Texas 88, which the terminal does not play (its ``build_setup``
-    seats four-player 42 only): the same steps (rules options, target, one hand, the deal and bot
-    seeds, seat names) for three or six seats. No turn timer (``_check_request``)."""
-    record = get_game("texas42")
-    options: dict[str, Any] = dict(parse_option(o) for o in request.options)
-    if request.target is not None:
-        options["target_marks"] = request.target
-    options["episode"] = "hand" if request.one_round else options.get("episode", "game")
-    options["num_players"] = len(request.seats)
-    config = record.config(preset=request.preset or "standard", **options)
-    deal_seed, bot_seed = np.random.SeedSequence(request.seed).spawn(2)
-    engine = record.new_engine(config, np.random.default_rng(deal_seed))
-    agents: list[Any] = []
-    names: list[str] = []
-    people = [s for s, kind in enumerate(request.seats) if kind == PERSON]
-    bot_specs = iter(bots)
-    for seat, kind in enumerate(request.seats):
-        if kind == PERSON:
-            agents.append(None)
-            names.append(f"seat {seat} ({'you' if len(people) == 1 else f'person {people.index(seat) + 1}'})")
-        else:
-            spec = next(bot_specs)
-            agents.append(make_bot_spec(record.name, spec))
-            names.append(f"seat {seat} ({spec.split(':')[0]})")
-    return Setup(engine, tuple(agents), tuple(names), 0.0, np.random.default_rng(bot_seed))
 
 
 def _check_bots_play(setup: Setup, specs: list[str]) -> None:

@@ -294,12 +294,14 @@ function gameOverText(s, ctx) {
     const w = r.winners[0], name = s.teams ? teamLabel(w % 2, ctx) : ctx.labels[w];
     return `${name} ${s.teams ? "wins" : verb(name, "win")} the round.`;
   }
-  const all = sides(s, ctx), best = all.reduce((a, b) => (b.score > a.score ? b : a));
-  const rest = all.filter(x => x !== best).map(x => x.score).join(" and ");
+  // Each for themselves, several may share the top (both opponents of a set bidder in three-player 42).
+  const all = sides(s, ctx), top = Math.max(...all.map(x => x.score));
+  const best = isTeamGame(s) ? [all.find(x => x.score === top)] : all.filter(x => x.score === top);
+  const rest = all.filter(x => !best.includes(x)).map(x => x.score).join(" and ");
   const unit = s.game === "texas42" ? "marks" : "points";
-  const name = isTeamGame(s) ? teamLabel(best.side, ctx) : best.label;
-  const many = isTeamGame(s) ? "wins" : verb(name, "win");
-  return `${name} ${many} with ${best.score} ${unit} to ${rest}.`;
+  const name = isTeamGame(s) ? teamLabel(best[0].side, ctx) : best.map(x => x.label).join(" and ");
+  const many = isTeamGame(s) ? "wins" : best.length > 1 ? "win" : verb(name, "win");
+  return `${name} ${many} with ${top} ${unit}${rest ? ` to ${rest}` : ""}.`;
 }
 
 function logHTML(s, ctx) {
