@@ -780,6 +780,8 @@ MEXICAN_TRAIN = register_game(Game(
         {"num_players": 8},
         {"num_players": 3, "episode": "match", "rounds": 2, "reward": "penalty"},
     ),
+    vector_engine="domino_env.vector.mexican_train:VectorMexicanTrainGame",
+    vector_plays=lambda config: config.double_bonus == "cover",  # one open double at a time
     renderer="domino_env.frontends.render:draw_mexican_train_view",
     play_names=("mexican_train",),
     play_config=_mexican_train_table,

@@ -154,6 +154,12 @@ class MexicanTrainConfig:
             )
         object.__setattr__(self, "rounds", int(self.rounds))
 
+    @property
+    def drawable_stock(self) -> int:
+        """Tiles of the boneyard a round lets players draw: the set less the hands and the engine set
+        aside (a holder's engine comes out of a hand or the boneyard)."""
+        return NUM_TILES - (self.engine_source == "set_aside") - self.hand_size * self.num_players
+
     def _check_hand_size(self) -> None:
         size = self.hand_size
         if isinstance(size, str):

@@ -11,6 +11,7 @@ from typing import Any
 
 from domino_env.vector.batch import Batch, sample_legal
 from domino_env.vector.line import VectorLineGame
+from domino_env.vector.mexican_train import VectorMexicanTrainGame
 from domino_env.vector.texas42 import VectorTexas42Game
 
 _TORCH_ENGINES = {
@@ -19,7 +20,8 @@ _TORCH_ENGINES = {
 }
 
 __all__ = [
-    "Batch", "TorchLineGame", "TorchTexas42Game", "VectorLineGame", "VectorTexas42Game", "sample_legal",
+    "Batch", "TorchLineGame", "TorchTexas42Game", "VectorLineGame", "VectorMexicanTrainGame",
+    "VectorTexas42Game", "sample_legal",
 ]
 
 

@@ -66,9 +66,10 @@ def _any(words: np.ndarray) -> np.ndarray:
 
 class BatchedMatches:
     """The options every batched line-family engine (``VectorLineGame``, ``TorchLineGame``,
-    ``VectorFivesGame``) reads alike: ``game.config`` checks them as the single-game env does; then
-    the sizes, the compact observation's slots (``compact_slots``), the ``dealer`` (the seeded
-    generator is the engine's own), and where a deal's hands and its drawable stock end."""
+    ``VectorFivesGame``, ``VectorMexicanTrainGame``) reads alike: ``game.config`` checks them as the
+    single-game env does; then the sizes, the compact observation's slots (``compact_slots``), the
+    ``dealer`` (the seeded generator is the engine's own), and where a deal's hands and its drawable
+    stock end."""
 
     def __init__(
         self,

@@ -1,0 +1,266 @@
+"""The batched Mexican Train engine equals the reference step by step, over every option it plays.
+
+The reference is ``mexican_train_v0.raw_env`` (the rules engine ``MexicanTrainGame``, its rewards and
+the compact encoder) with one environment per game. Both sides get the same deals and the same first
+player by lot (the batched engine deals through its ``dealer`` hook and each environment is reset to
+that deal; a match's later rounds come from the environment's own generator, which the hook copies)
+and the same random legal actions. Every step compares seat, legal mask, compact observation (bit for
+bit), every seat's reward, match scores and done flags.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pytest
+
+from domino_env.encoders.mexican_train_compact import known_voids
+from domino_env.envs.mexican_train_v0 import raw_env
+from domino_env.games import MEXICAN_TRAIN
+from domino_env.rules.mexican_train import (
+    DOUBLE_TILE,
+    NUM_TILES,
+    SUIT,
+    TILE_HIGH,
+    TILE_LOW,
+    MexicanTrainGame,
+    engine_value,
+)
+from domino_env.vector.batch import hidden_hands, sample_legal
+from domino_env.vector.mexican_train import VectorMexicanTrainGame
+
+# 2 to 8 players, both presets and every option of RULES-new-games.md 3.1 the batched engine plays,
+# and the environment's episode and reward options. Small hands end rounds often.
+CONFIGS = [
+    dict(num_players=2),
+    dict(num_players=3, episode="match", rounds=3, hand_size=6, reward="penalty"),
+    dict(num_players=4, preset="cardinal"),
+    dict(num_players=4, hand_size=4, episode="match", rounds=13, reward="win_loss"),
+    dict(num_players=5, own_train_first=False, blank_scoring="double_blank_50", hand_size=5),
+    dict(num_players=6, preset="cardinal", opening="single", hand_size="fundex", open_hands=True),
+    dict(num_players=7, unsatisfiable_double="stand", hand_size=4, episode="match", rounds=2),
+    dict(num_players=8, preset="cardinal", blank_scoring="blank_halves_25", episode="match", rounds=2),
+    dict(num_players=3, engine_source="holder", opening="run", own_train_first=False, hand_size=7),
+    dict(num_players=2, preset="cardinal", hand_size=12, open_hands=True, reward="win_loss", episode="match",
+         rounds=2),
+]
+CONFIG_IDS = {"ids": lambda o: "-".join(f"{k}={v}" for k, v in o.items())}
+
+
+def _deal_row(game: MexicanTrainGame) -> np.ndarray:
+    """The reference's current round as a dealt permutation: hands, boneyard, then the set-aside engine."""
+    deal = json.loads(game.to_json())["deal"]
+    order = [t for hand in deal["hands"] for t in hand] + deal["boneyard"]
+    return np.array(order + sorted(set(range(NUM_TILES)) - set(order)))
+
+
+class Lockstep:
+    """``num_envs`` reference environments mirrored by one ``VectorMexicanTrainGame``."""
+
+    def __init__(self, options: dict, num_envs: int, seed: int):
+        self.rng = np.random.default_rng(seed)
+        self.envs = [raw_env(observation_encoder="compact", **options) for _ in range(num_envs)]
+        self.config = self.envs[0].config
+        self.live = [False] * num_envs
+        self.rounds_ended = 0
+        self.vec = VectorMexicanTrainGame(num_envs, seed=seed, dealer=self._dealer, **options)
+        self.batch = self.vec.reset()
+        for g in range(num_envs):
+            self._mirror(g)
+
+    def _dealer(self, games: np.ndarray) -> np.ndarray:
+        """A match's later rounds come from the reference; new episodes from the test's generator."""
+        return np.array([_deal_row(self.envs[g].game) if self.live[g] else self.rng.permutation(NUM_TILES)
+                         for g in games])
+
+    def _mirror(self, g: int) -> None:
+        """Reset reference ``g`` to the batched engine's fresh deal and first seat by lot."""
+        cfg, vec = self.config, self.vec
+        h, n = cfg.hand_size, cfg.num_players
+        order = vec.order[g].tolist()
+        self.envs[g].reset(seed=int(self.rng.integers(2**32)), options={"deal": {
+            "hands": [order[i * h:(i + 1) * h] for i in range(n)],
+            "boneyard": order[n * h: NUM_TILES - (cfg.engine_source == "set_aside")],
+            "first_player": int(vec.nominal_first[g]),
+        }})
+        self.live[g] = True
+
+    def step(self, actions: np.ndarray) -> None:
+        for env, a in zip(self.envs, actions, strict=True):
+            rounds = len(env.game.results)
+            env.step(int(a))
+            self.rounds_ended += len(env.game.results) > rounds
+        self.live = [not env.game.is_terminal for env in self.envs]
+        self.batch = self.vec.step(actions)
+        for g, env in enumerate(self.envs):
+            assert self.batch.done[g] == env.game.is_terminal, f"game {g}: done differs"
+            want = np.array([env.rewards[a] for a in env.possible_agents], np.float32)
+            np.testing.assert_array_equal(self.batch.rewards[g], want, err_msg=f"game {g}: rewards")
+            if env.game.is_terminal:
+                self._mirror(g)
+
+    def check(self) -> None:
+        b = self.batch
+        assert b.obs.shape == (len(self.envs), self.vec.obs_dim) and b.obs.dtype == np.float32
+        for g, env in enumerate(self.envs):
+            game = env.game
+            assert b.seat[g] == game.current_player, f"game {g}: seat {b.seat[g]} != {game.current_player}"
+            assert self.vec.scores[g].tolist() == game.scores, f"game {g}: scores"
+            observed = env.observe(env.agent_selection)
+            np.testing.assert_array_equal(b.mask[g], observed["action_mask"] == 1, err_msg=f"game {g}: mask")
+            assert b.obs[g].tobytes() == observed["observation"].tobytes(), (
+                f"game {g}: observation differs in slots "
+                f"{np.flatnonzero(b.obs[g] != observed['observation']).tolist()}"
+            )
+
+
+@pytest.mark.parametrize("options", CONFIGS, **CONFIG_IDS)
+def test_vector_equals_reference(options: dict) -> None:
+    run = Lockstep(options, num_envs=16, seed=7)
+    rng = np.random.default_rng(11)
+    run.check()
+    for _ in range(200):
+        run.step(sample_legal(run.batch.mask, rng))
+        run.check()
+    assert run.rounds_ended >= 8, "too few rounds finished: the comparison barely crossed a deal"
+
+
+@pytest.mark.benchmark
+@pytest.mark.parametrize("options", CONFIGS, **CONFIG_IDS)
+def test_vector_equals_reference_long(options: dict) -> None:
+    """The same comparison over three times as many games, two and a half times as long
+    (``pytest -m benchmark``; minutes per option set: the reference replays each round's history)."""
+    run = Lockstep(options, num_envs=48, seed=3)
+    rng = np.random.default_rng(5)
+    for _ in range(500):
+        run.step(sample_legal(run.batch.mask, rng))
+        run.check()
+
+
+@pytest.mark.parametrize("unsatisfiable_double", ["lapse", "stand"])
+def test_doubles_that_can_never_be_covered(unsatisfiable_double: str) -> None:
+    """Big hands make long rounds, where doubles are played whose every cover is already in a train
+    (section 3.4, M7): they lapse, or stand until the round blocks, as in the reference."""
+    options = dict(num_players=3, hand_size=25, own_train_first=False)
+    run = Lockstep({**options, "unsatisfiable_double": unsatisfiable_double}, num_envs=16, seed=5)
+    rng, uncoverable = np.random.default_rng(6), 0
+    for _ in range(200):
+        actions = sample_legal(run.batch.mask, rng)
+        tile = np.minimum(actions // 4, NUM_TILES - 1)
+        double = (actions < NUM_TILES * 4) & (TILE_LOW[tile] == TILE_HIGH[tile]) & ~run.vec.in_run
+        uncoverable += int((double & (run.vec.numbers_out[np.arange(16), TILE_LOW[tile]] == 12)).sum())
+        run.step(actions)
+        run.check()
+    assert uncoverable >= 2, "no double without a cover left was played: the case went untested"
+
+
+def test_hidden_hands_are_the_other_seats_hands() -> None:
+    """The public ``hands`` bit sets feed ``vector.batch.hidden_hands`` (the centralized critic)."""
+    vec = VectorMexicanTrainGame(4, seed=2, num_players=3)
+    batch = vec.reset()
+    hidden = hidden_hands(vec, batch.seat, NUM_TILES).reshape(4, 2, NUM_TILES)
+    for g in range(4):
+        for r in (1, 2):
+            hand = vec.hands[g, (batch.seat[g] + r) % 3]
+            held = np.unpackbits(hand.view(np.uint8), count=NUM_TILES, bitorder="little")
+            np.testing.assert_array_equal(hidden[g, r - 1], held)
+
+
+def test_voids_are_sound() -> None:
+    """Every void the compact encoder states holds for a seat not to act: it has no tile of that number."""
+    for options in (dict(num_players=3), dict(num_players=4, preset="cardinal"),
+                    dict(num_players=5, unsatisfiable_double="stand", own_train_first=False)):
+        config = MEXICAN_TRAIN.config(**options)
+        game, rng = MexicanTrainGame(config, np.random.default_rng(3)), np.random.default_rng(4)
+        for _ in range(600):
+            if game.is_terminal:
+                game = MexicanTrainGame(config, np.random.default_rng(int(rng.integers(99))))
+            for seat, voids in enumerate(known_voids(game.view(0))):
+                if seat != game.current_player:
+                    for v in range(13):
+                        assert not (voids >> v & 1 and game.hands[seat] & SUIT[v]), (options, seat, v)
+            game.apply(int(rng.choice(game.legal_actions())))
+
+
+def test_sizes_match_the_config() -> None:
+    for options in CONFIGS:
+        vec = VectorMexicanTrainGame(2, seed=0, **options)
+        config = MEXICAN_TRAIN.config(**options)
+        batch = vec.reset()
+        assert batch.obs.shape == (2, vec.obs_dim) and batch.mask.shape == (2, config.num_actions)
+
+
+def test_same_seed_same_deals_other_seed_other_deals() -> None:
+    def run(seed: int) -> list[np.ndarray]:
+        vec = VectorMexicanTrainGame(16, seed=seed, num_players=3)
+        batch, rng = vec.reset(), np.random.default_rng(0)
+        out = [batch.obs]
+        for _ in range(60):
+            batch = vec.step(sample_legal(batch.mask, rng))
+            out.append(batch.obs)
+        return out
+
+    first, again, other = run(5), run(5), run(6)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not np.array_equal(first[0], other[0])
+
+
+def _state(vec: VectorMexicanTrainGame) -> dict[str, Any]:
+    return {k: v.copy() for k, v in vars(vec).items() if isinstance(v, np.ndarray)}
+
+
+@pytest.mark.parametrize("bad", ["illegal", "out_of_range", "negative", "float", "bool", "shape"])
+def test_illegal_action_is_refused_and_leaves_state_untouched(bad: str) -> None:
+    vec = VectorMexicanTrainGame(8, seed=1, num_players=4)
+    batch = vec.reset()
+    actions = batch.mask.argmax(axis=1)
+    before = _state(vec)
+    bad_actions: Any = {
+        "illegal": np.where(np.arange(8) == 3, np.flatnonzero(~batch.mask[3])[0], actions),
+        "out_of_range": np.where(np.arange(8) == 2, vec.num_actions, actions),
+        "negative": np.where(np.arange(8) == 5, -1, actions),
+        "float": actions.astype(float),
+        "bool": batch.mask[:, 0],
+        "shape": actions[:4],
+    }[bad]
+    with pytest.raises(ValueError, match="illegal action|must be|shape"):
+        vec.step(bad_actions)
+    after = _state(vec)
+    assert before.keys() == after.keys()
+    for name, value in before.items():
+        np.testing.assert_array_equal(after[name], value, err_msg=name)
+    vec.step(actions)  # and the legal ones still play
+
+
+def test_reset_deals_the_given_hands_and_boneyard() -> None:
+    deals = np.stack([np.random.default_rng(k).permutation(NUM_TILES) for k in range(3)])
+    vec = VectorMexicanTrainGame(3, seed=0, num_players=2, hand_size=10)
+    vec.reset(deals)
+    engine = DOUBLE_TILE[engine_value(0)]
+    for g, deal in enumerate(deals.tolist()):
+        deal.remove(engine)
+        for seat in (0, 1):
+            held = np.unpackbits(vec.hands[g, seat].view(np.uint8), bitorder="little")
+            assert np.flatnonzero(held).tolist() == sorted(deal[10 * seat:10 * seat + 10])
+        assert vec.order[g, vec.ptr[g]:90].tolist() == deal[20:]
+    with pytest.raises(ValueError, match="permutations"):
+        vec.reset(np.zeros((3, NUM_TILES), np.int64))
+
+
+def test_options_it_cannot_play_are_refused() -> None:
+    """``double_bonus="any"`` keeps several open doubles: the registry offers no batched engine for it
+    (the trainer falls back) and the engine refuses it naming the option."""
+    assert MEXICAN_TRAIN.vector_class(MEXICAN_TRAIN.config(double_bonus="any")) is None
+    assert MEXICAN_TRAIN.vector_class(MEXICAN_TRAIN.config(preset="cardinal")) is VectorMexicanTrainGame
+    with pytest.raises(ValueError, match="double_bonus"):
+        VectorMexicanTrainGame(2, double_bonus="any")
+    with pytest.raises(ValueError, match="episode"):
+        VectorMexicanTrainGame(2, episode="hand")
+    with pytest.raises(ValueError, match="reward"):
+        VectorMexicanTrainGame(2, reward="points")
+    with pytest.raises(ValueError, match="num_players"):
+        VectorMexicanTrainGame(2, num_players=9)
+    with pytest.raises(ValueError, match="num_envs"):
+        VectorMexicanTrainGame(0)
