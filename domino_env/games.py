@@ -672,6 +672,7 @@ FIVES = register_game(Game(
     play_progress=lambda engine: (len(engine.results),),
     play_report=_fives_report,
     play_final=_fives_final,
+    web_module="domino_env.frontends.web.fives",
 ))
 
 
@@ -789,4 +790,5 @@ MEXICAN_TRAIN = register_game(Game(
     play_progress=lambda engine: (len(engine.results),),
     play_report=_mexican_train_report,
     play_final=_mexican_train_final,
+    web_module="domino_env.frontends.web.mexican_train",
 ))

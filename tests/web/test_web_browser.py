@@ -4,11 +4,13 @@ team match (boardpan, to 100 on the phone, to 30 at desktop size), a Block 2p ro
 ``search``, a Texas 42 hand. Also the lobby's defaults, a Block round against greedy with the
 round's end in words and every hand shown, the replay stepped through (buttons, and arrow keys on
 the slider step once), exported and imported; Texas 88 and three-player 42 hands; a timed open-hands
-table whose countdown survives a rotation. No page may scroll sideways.
+table whose countdown survives a rotation; an All Fives and a Fives and Threes hand by clicks on
+tiles and on the layout's ends. No page may scroll sideways.
 
 Screenshots go to the test's temporary folder; with ``DOMINO_WEB_SCREENSHOTS=<dir>`` the table in
-play, the Texas 42 and Draw match phone pages and Texas 88 are also copied there as ``table.png``,
-``texas42_phone.png``, ``draw_match_phone.png`` and ``texas88.png`` (docs/img is made so).
+play, the Texas 42 and Draw match phone pages, Texas 88 and the Fives hands in play are also copied
+there as ``table.png``, ``texas42_phone.png``, ``draw_match_phone.png``, ``texas88.png``,
+``all_fives.png``, ``all_fives_phone.png`` and ``fives_and_threes.png`` (docs/img is made so).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import shutil
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -141,11 +144,15 @@ def scrolls_sideways(tab) -> bool:
     return tab.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth")
 
 
-def play_by_clicks(tab, screenshot: Path | None = None, keyboard: bool = False) -> tuple[int, int]:
+def play_by_clicks(
+    tab, screenshot: Path | None = None, keyboard: bool = False, each_turn: Callable[[], None] | None = None
+) -> tuple[int, int]:
     """Play to the end by clicks (``keyboard``: by Tab focus and Enter): the first highlighted tile
-    (its first end when it fits both), else the last button (pass, draw, the highest bid, a trump).
-    No state may scroll the page sideways. Returns the number of moves and of choices between two
-    ends. ``screenshot``: the table after three moves."""
+    (when it fits several ends, its first end: by a click on that end on the table where one is drawn,
+    a slot of the Fives layout or a Mexican train, else by its button), else the last button (pass,
+    draw, stop, the highest bid, a trump). No state may scroll the page sideways. Returns the number
+    of moves and of choices between ends. ``screenshot``: the table after three moves; ``each_turn``:
+    a check run on each of the person's turns before the move."""
     clicks = choices = 0
 
     def press(locator) -> None:
@@ -163,13 +170,21 @@ def play_by_clicks(tab, screenshot: Path | None = None, keyboard: bool = False) 
         check_table_layout(tab)
         if tab.evaluate("state.over"):
             return clicks, choices
+        if each_turn is not None:
+            each_turn()
         number = tab.evaluate("state.move_number")
         tiles = tab.locator("#hand .tile.legal")
         if tiles.count():
             press(tiles.first)
-            if tab.locator("#choice button").count():  # the tile fits both ends: choose one
-                assert tab.locator("#choice button").all_inner_texts()[1].startswith("right")
-                press(tab.locator("#choice button").first)
+            buttons = tab.locator("#choice button")
+            if buttons.count():  # the tile fits several ends: choose one
+                names = tab.evaluate("endNames(state, context(state))")
+                sides = buttons.evaluate_all("xs => xs.map(x => Number(x.dataset.side))")
+                texts = buttons.all_inner_texts()
+                assert all(text.startswith(names[e]) for text, e in zip(texts, sides, strict=True)), texts
+                slots = tab.locator("#board [data-end].legal")
+                assert slots.count() in (0, len(sides))  # every legal end's slot or train, on the table
+                press(buttons.first if keyboard or not slots.count() else slots.first)
                 choices += 1
         else:
             press(tab.locator("#buttons button").last)
@@ -368,7 +383,8 @@ def test_texas88_and_three_player_42_from_the_lobby(server, page, tmp_path):
     seats = "() => [...document.querySelectorAll('.seat-input')].map(x => x.value)"
     assert page.evaluate(seats) == ["person", "heuristic", "heuristic"]
     offered = page.locator("#bots option").evaluate_all("xs => xs.map(x => x.value)")
-    assert offered == ["person", "heuristic", "random", "search"]
+    assert offered[0] == "person" and {"heuristic", "random", "search"} <= set(offered)
+    assert not {"user", "rllib", "openspiel"} & set(offered)  # trained/checkpoint: where a task plays it
     page.select_option("#preset", "texas88")
     assert page.input_value("#players") == "6"
     assert page.evaluate(seats) == ["person"] + ["heuristic"] * 5
@@ -473,3 +489,91 @@ def test_draw_team_match(
     page.screenshot(path=str(end), full_page=True)
     if size == PHONE:
         publish(end)
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "players", "size", "keyboard"),
+    [
+        pytest.param("all_fives", 4, 2, DESKTOP, False, id="all-fives-desktop-clicks"),
+        pytest.param("all_fives", 4, 2, PHONE, True, id="all-fives-phone-keyboard"),
+        pytest.param("fives_and_threes", 2, 3, DESKTOP, False, id="fives-threes-desktop-clicks"),
+    ],
+)
+def test_fives_hand_by_clicks(
+    server, page, tmp_path, game: str, seed: int, players: int, size: dict[str, int], keyboard: bool
+):
+    """An All Fives (or Fives and Threes) hand from the lobby, played by clicks: a tile of the hand,
+    and where it fits several ends that end's highlighted slot on the layout (at phone size by
+    keyboard: the end's button). On every turn of the person the layout holds every tile on the table
+    (the spinner marked) and the count shown is the engine's; at the end the scores shown are the
+    engine's and every hand is turned up."""
+    base, app = server
+    page.set_viewport_size(size)
+    open_table(page, base, game, seed=seed, seats=["person"] + ["greedy"] * (players - 1), players=players)
+    table = next(iter(app.state.tables.values()))
+
+    def check_turn() -> None:
+        engine = table.engine
+        assert page.locator("#hand .tile").count() == engine.hands[0].bit_count()
+        assert page.locator("#board .layout g.placed").count() == engine.table.bit_count()
+        assert page.locator("#board .layout [data-spinner]").count() == (engine.spinner >= 0)
+        if engine.table:
+            assert page.inner_text("#count") == str(engine.count)
+
+    screenshot = tmp_path / (f"{game}.png" if size == DESKTOP else f"{game}_phone.png")
+    clicks, choices = play_by_clicks(page, screenshot, keyboard=keyboard, each_turn=check_turn)
+    engine = table.engine
+    assert engine.is_terminal and len(engine.results) == 1 and clicks > 0
+    assert choices == (1 if game == "all_fives" else 0)  # seed 4: one tile fits two ends, placed on its slot
+    assert shown_scores(page) == engine.scores[: engine.config.num_sides]
+    ended = page.inner_text("#board .previous")
+    assert "Pips left:" in ended and page.locator("#board .revealed-hand").count() == players
+    assert not scrolls_sideways(page)
+    page.screenshot(path=str(screenshot.with_name(f"{screenshot.stem}_end.png")), full_page=True)
+    publish(screenshot)
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "size", "keyboard"),
+    [
+        pytest.param(4, 3, DESKTOP, False, id="4p-desktop-clicks"),
+        pytest.param(8, 5, PHONE, True, id="8p-phone-keyboard"),
+    ],
+)
+def test_mexican_train_round_by_clicks(
+    server, page, tmp_path, players: int, seed: int, size: dict[str, int], keyboard: bool
+):
+    """A Mexican Train round from the lobby against greedy bots (four seats at desktop size by clicks,
+    eight at phone size by keyboard): on every turn of the person the hub shows the round's engine,
+    every train row holds the engine's tiles with its marker, and the boneyard is the engine's; at
+    the end the totals shown are the engine's, the round's points are told and every hand is turned
+    up."""
+    base, app = server
+    page.set_viewport_size(size)
+    open_table(page, base, "mexican_train", seed=seed, seats=["person"] + ["greedy"] * (players - 1),
+               players=players)
+    table = next(iter(app.state.tables.values()))
+
+    def check_turn() -> None:
+        engine = table.engine
+        assert page.locator("#hand .tile").count() == engine.hands[0].bit_count()
+        rows = page.locator("#board .train")
+        assert rows.count() == players + 1
+        for k, train in enumerate(engine.trains):
+            assert rows.nth(k).locator("svg.tile").count() == len(train)
+            marked = rows.nth(k).locator(".marker").count() == 1
+            assert marked == (k < players and engine.marked[k])
+        assert page.inner_text("#stock") == str(len(engine.boneyard))
+
+    screenshot = tmp_path / f"mexican_train_{players}p.png"
+    clicks, _choices = play_by_clicks(page, screenshot, keyboard=keyboard, each_turn=check_turn)
+    engine = table.engine
+    assert engine.is_terminal and clicks > 0
+    assert shown_scores(page) == engine.scores
+    ended = page.inner_text("#board .previous")
+    assert "Points (the pips left, fewer is better)" in ended
+    assert page.locator("#board .revealed-hand").count() == players
+    assert "(the fewest)" in page.inner_text("#winner")
+    assert not scrolls_sideways(page)
+    page.screenshot(path=str(screenshot.with_name(f"{screenshot.stem}_end.png")), full_page=True)
+    publish(screenshot)

@@ -28,6 +28,7 @@ from domino_env.frontends.web.server import create_app  # noqa: E402
 from domino_env.frontends.web.server import main as server_main  # noqa: E402
 from domino_env.frontends.web.store import Store  # noqa: E402
 from domino_env.games import get_game  # noqa: E402
+from domino_env.rules.line import LineGame  # noqa: E402
 from domino_env.rules.texas42 import PLAY_PHASE, Texas42Game  # noqa: E402
 from domino_env.rules.tiles import iter_bits  # noqa: E402
 
@@ -93,14 +94,17 @@ def knowable(record: dict[str, Any], seat: int) -> tuple[list[tuple[set[int], se
     played this round or hand, and of the round or hand just ended its plays (public when made) and
     every hand left at its end (turned up to count, docs/web.md); never a stock, out-of-play or kitty
     tile, nor another seat's discard."""
-    engine = get_game(record["game"]).engine.from_json(record["start"])
+    rules = get_game(record["game"])
+    engine = rules.engine.from_json(record["start"])
     texas = isinstance(engine, Texas42Game)
     previous: set[int] = set()
 
     def played() -> set[int]:
         if texas:
             return {t for trick in (*engine.tricks, engine.trick) for _s, t in trick}
-        return {t for t, _s, _side in engine.line}
+        if isinstance(engine, LineGame):
+            return {t for t, _s, _side in engine.line}
+        return set(iter_bits(rules.table_mask(engine)))  # the Fives layout, Mexican Train's hub and trains
 
     def snapshot() -> tuple[set[int], set[int]]:
         own = set(iter_bits(engine.hands[seat]))
@@ -115,8 +119,7 @@ def knowable(record: dict[str, Any], seat: int) -> tuple[list[tuple[set[int], se
         if (engine.hands_scored if texas else len(engine.results)) != ended:
             previous = before
         states.append(snapshot())
-    names = engine.variant.names if texas else [engine.tiles.name(t) for t in range(engine.tiles.num_tiles)]
-    return states, names
+    return states, get_game(record["game"]).web_messages().tile_table(engine.config).names
 
 
 def tiles_in(message: Any) -> list[int]:
@@ -249,6 +252,129 @@ def test_every_message_holds_only_what_the_seat_may_know(client, request_):
     else:
         assert final["scores"] == table.engine.scores
         assert len(final["results"]) == len(table.engine.results)
+
+
+def replayed(record: dict[str, Any]) -> list[Any]:
+    """The engine at every move number of a record (copies)."""
+    engine = get_game(record["game"]).engine.from_json(record["start"])
+    states = [engine.clone()]
+    for action in record["actions"]:
+        engine.apply(action)
+        states.append(engine.clone())
+    return states
+
+
+def check_legal_and_scores(messages: list[dict[str, Any]], states: list[Any]) -> None:
+    """At every state of the seat's turn the legal moves offered (ids and texts) are the engine's
+    (``states``: the engine at every move number); in every state the scores are the engine's."""
+    seat = messages[0]["seat"]
+    turns = 0
+    for message in messages:
+        state = states[message["move_number"]]
+        assert message["scores"] == state.scores
+        if message["current_player"] == seat and not message["over"]:
+            turns += 1
+            offered = {m["action"]: m["text"] for m in message["legal"]}
+            assert offered == {a: state.action_to_text(a) for a in state.legal_actions()}
+        else:
+            assert message["legal"] == []
+    assert turns > 0
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"game": "all_fives", "seats": ["person", "greedy"], "one_round": True, "seed": 21},
+        {"game": "all_fives", "seats": ["greedy", "person"], "target": 100, "seed": 22},  # a short match
+        {
+            "game": "all_fives",
+            "seats": ["greedy", "random", "person", "greedy"],
+            "teams": True,
+            "preset": "classic",
+            "one_round": True,
+            "seed": 23,
+        },
+        {"game": "all_fives", "seats": ["person", "random", "greedy"], "target": 50, "seed": 24},
+        {"game": "fives_and_threes", "seats": ["person", "greedy"], "one_round": True, "seed": 25},
+        {"game": "fives_and_threes", "seats": ["random", "person"], "target": 40, "seed": 26},
+    ],
+    ids=["all-fives-hand", "all-fives-match", "all-fives-teams", "all-fives-3p-match", "fives-threes-hand",
+         "fives-threes-match"],
+)
+def test_fives_games_over_the_websocket(client, request_):
+    """Whole hands and short matches of All Fives and Fives and Threes with bots: no message holds a
+    tile the seat may not know (the other hands, the stock, the tiles drawn by others), every hand
+    ended is shown with every hand left, the legal moves offered are the engine's at every turn, the
+    scores, the count and the points of every play are the engine's, and the table replays."""
+    created = open_table(client, **request_)
+    messages = play_through(client, created)
+    record = record_of(client, created["table"])
+    assert record["game"] == "fives" and messages[-1]["move_number"] == len(record["actions"])
+    check_no_leak(messages, record)
+    check_round_ends(messages, record)
+    states = replayed(record)
+    check_legal_and_scores(messages, states)
+    for message in messages:  # the count and the points of every play this hand
+        state = states[message["move_number"]]
+        assert message["count"] == state.count
+        assert [e["points"] for e in message["log"]] == [p for _s, _a, p, _ends in state.history]
+    engine = client.app.state.tables[created["table"]].engine
+    final = messages[-1]
+    assert final["variant"] == request_["game"] and final["scores"] == engine.scores
+    assert [r["round_points"] for r in final["results"]] == [list(r.points) for r in engine.results]
+    assert (len(engine.results) > 1) == ("target" in request_)  # a match: several hands
+    assert final["previous"]["layout"]["centre"] is not None
+    events = [m["last_event"] for m in messages if m["last_event"]]
+    drawers = {e["seat"] for e in events if e["text"] == "draw"}
+    if request_["game"] == "all_fives" and request_.get("one_round"):  # these deals make others draw
+        assert drawers - {final["seat"]}, "another seat draws: its tile must stay hidden"
+    frames = client.post("/api/replay", json={"record": record}).json()["frames"]
+    assert len(frames) == len(record["actions"]) + 1 and frames[-1]["scores"] == engine.scores
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"game": "mexican_train", "seats": ["person"] + ["greedy"] * 3, "one_round": True, "seed": 31},
+        {"game": "mexican_train", "seats": ["greedy"] * 3 + ["person"] + ["random"] * 4, "one_round": True,
+         "seed": 32},
+        {"game": "mexican_train", "seats": ["random", "person", "greedy"], "options": ["rounds=2"],
+         "seed": 33},
+        {"game": "mexican_train", "seats": ["person", "greedy", "random", "greedy"], "preset": "cardinal",
+         "one_round": True, "seed": 34},
+    ],
+    ids=["4p-round", "8p-round", "3p-two-rounds", "4p-cardinal"],
+)
+def test_mexican_train_over_the_websocket(client, request_):
+    """Mexican Train rounds with bots, up to eight seats: no message holds a tile the seat may not
+    know (other hands, the boneyard, the tiles others draw), every round ended is shown with every
+    hand left, the legal moves offered are the engine's at every turn, every log line names the
+    trains from the seat that moved, the trains, markers and open doubles are the engine's, and the
+    totals are the engine's."""
+    created = open_table(client, **request_)
+    messages = play_through(client, created)
+    record = record_of(client, created["table"])
+    assert record["game"] == "mexican_train" and messages[-1]["move_number"] == len(record["actions"])
+    check_no_leak(messages, record)
+    check_round_ends(messages, record)
+    states = replayed(record)
+    check_legal_and_scores(messages, states)
+    for message in messages:
+        state = states[message["move_number"]]
+        assert [e["text"] for e in message["log"]] == [state.action_to_text(a, s) for s, a in state.history]
+        assert [[t["id"] for t in train["tiles"]] for train in message["trains"]] == [
+            [t for t, _s, _end in train] for train in state.trains
+        ]
+        assert [train["marked"] for train in message["trains"]] == [*state.marked, False]
+        assert [(d["train"], d["value"]) for d in message["open_doubles"]] == list(state.open_doubles)
+    engine = client.app.state.tables[created["table"]].engine
+    final = messages[-1]
+    assert len(final["seats"]) == len(request_["seats"]) and final["scores"] == engine.scores
+    assert len(final["results"]) == len(engine.results) == (2 if "options" in request_ else 1)
+    assert final["previous"]["trains"] and any(m["last_event"]["text"] == "draw" for m in messages[1:])
+    assert any(train["marked"] for m in messages for train in m["trains"]), "a pass marks a train"
+    frames = client.post("/api/replay", json={"record": record}).json()["frames"]
+    assert len(frames) == len(record["actions"]) + 1 and frames[-1]["scores"] == engine.scores
 
 
 def bid_high_then_first_legal(message: dict[str, Any]) -> int:
@@ -427,7 +553,6 @@ def test_a_closed_tab_lets_the_stand_in_finish_the_game(client, game, seats):
     "request_, words",
     [
         ({"game": "chess", "seats": ["person", "greedy"]}, "game must be one of"),
-        ({"game": "all_fives", "seats": ["person", "greedy"]}, "no browser table yet"),
         ({"game": "block", "seats": ["person", "nosuch"]}, "unknown bot 'nosuch'"),
         ({"game": "block", "seats": ["greedy", "greedy"]}, "at least one person"),
         ({"game": "texas42", "seats": ["person", "trained", "heuristic"]}, "needs a task here"),
@@ -478,7 +603,11 @@ def test_the_catalogue_offers_the_bots_a_table_can_seat_and_boardpan_first(clien
     assert {"heuristic", "search"} <= set(forms[("n42pa", 4)]["bots"])
     for option in ("nello=", "plunge=", "sevens=", "forced_bid="):
         assert any(o.startswith(option) for o in games["texas42"]["options"])
-    assert set(games) == {"block", "draw", "texas42"}
+    assert set(games) == {"block", "draw", "texas42", "all_fives", "fives_and_threes", "mexican_train"}
+    assert games["mexican_train"]["players"] == list(range(2, 9)) and not games["mexican_train"]["teams"]
+    assert games["all_fives"]["presets"] == ["standard", "classic"]
+    assert games["all_fives"]["default_target"] == 100 and games["fives_and_threes"]["default_target"] == 61
+    assert "greedy" in games["fives_and_threes"]["bots"]
     assert "checkpoint" in games["block"]["bots"] and "heuristic" in games["texas42"]["bots"]
     for game in games.values():
         assert not {"user", "rllib", "openspiel"} & set(game["bots"])

@@ -7,7 +7,8 @@ the results of finished rounds or hands, and the line of the round that just end
 public when made). The replay viewer's frames (``full_frame``) add every hand: they are built only
 for finished or imported games. What differs between games (the fields of a view, what a finished
 round or hand makes public) lives in the game's module of messages, named by its record's
-``web_module`` (``web/line.py``, ``web/texas42.py``); this module holds what they share.
+``web_module`` (``web/line.py``, ``web/texas42.py``, ``web/fives.py``, ``web/mexican_train.py``);
+this module holds what they share.
 
 **Browser to server.** ``parse_client_message`` accepts ``{"type": "move", "action": <id>,
 "move_number": <n>}`` (an action id from the ``legal`` list of the state message numbered ``n``)

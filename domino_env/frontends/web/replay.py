@@ -70,11 +70,12 @@ def replay(record: Any) -> list[dict[str, Any]]:
     for i, action in enumerate(actions):
         seat = engine.current_player
         try:
+            text = engine.action_to_text(action)  # before the move: Mexican Train names the actor's trains
             keeper.apply(action)
-        except IllegalActionError as err:
+        except (IllegalActionError, ValueError) as err:
             raise ValueError(f"move {i} of the record is not legal: {err}") from None
         frame = full_frame(engine, keeper)
-        frame["move"] = {"number": i + 1, "seat": seat, "text": engine.action_to_text(action)}
+        frame["move"] = {"number": i + 1, "seat": seat, "text": text}
         frames.append(frame)
     return frames
 

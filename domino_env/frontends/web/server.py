@@ -51,6 +51,7 @@ from domino_env.frontends.terminal import (
     game_of_choice,
     parse_option,
 )
+from domino_env.frontends.web.fives import TITLES as FIVES_TITLES
 from domino_env.frontends.web.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -68,7 +69,10 @@ from domino_env.frontends.web.replay import (
 from domino_env.frontends.web.store import Store, default_db_path
 from domino_env.games import BOARDPAN_TURN_SECONDS, game_of_config, get_game
 from domino_env.rules.errors import IllegalActionError
+from domino_env.rules.fives import GAMES as FIVES_GAMES
+from domino_env.rules.fives import PRESETS as FIVES_PRESETS
 from domino_env.rules.line import PRESETS as LINE_PRESETS
+from domino_env.rules.mexican_train import PRESETS as MEXICAN_TRAIN_PRESETS
 from domino_env.rules.texas42 import PRESETS as TEXAS42_PRESETS
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -110,7 +114,7 @@ class TableRequest(BaseModel):
     (``NAME[:KEY=VALUE...]``, as ``domino-play --bots`` takes)."""
 
     game: str = Field(description=f"one of {WEB_GAMES}")
-    seats: list[str] = Field(min_length=2, max_length=6)
+    seats: list[str] = Field(min_length=2, max_length=8)
     teams: bool = False
     preset: str | None = None
     target: int | None = None
@@ -226,11 +230,14 @@ class Table:
         return None
 
     def _apply(self, seat: int, action: int, how: str) -> None:
+        # The text before the move: Mexican Train's names the trains as the seat to act sees them.
+        legal = action >= 0 and self.engine.legal_mask() >> action & 1
+        text = public_move_text(self.engine, action) if legal else ""
         self.keeper.apply(action)  # an illegal action raises here, before anything changes
         if self.store is not None:  # committed with the move: a killed server loses none
             self.store.add_move(self.id, len(self.actions), seat, action, how)
         self.actions.append(action)
-        self.last_event = {"seat": seat, "text": public_move_text(self.engine, action), "how": how}
+        self.last_event = {"seat": seat, "text": text, "how": how}
 
     def submit(self, seat: int, action: int, move_number: int) -> str | None:
         """A person's move answering state ``move_number``; why it is refused (the state
@@ -354,7 +361,7 @@ def bots_for(family: str, config: Any) -> list[str]:
     the rules (``refuses``), ``trained`` only where a benchmark task plays them, and the bots that
     need options (a checkpoint's path) only where the trainer can train these rules."""
     record = get_game(family)
-    hand = dataclasses.replace(config, episode="hand") if dataclasses.is_dataclass(config) else config
+    hand = dataclasses.replace(config, episode=record.episodes[0]) if hasattr(config, "episode") else config
     offered = []
     for name in table_bots(family):
         try:
@@ -395,6 +402,46 @@ def texas42_tables() -> list[dict[str, Any]]:
     return tables
 
 
+def fives_games() -> list[dict[str, Any]]:
+    """All Fives and Fives and Threes as the lobby offers them: their presets, 2-4 players (four in
+    two teams or alone), the bots their standard rules seat and the target of those rules."""
+    record = get_game("fives")
+    games = []
+    for choice in FIVES_GAMES:
+        config = record.config(game=choice)
+        games.append({
+            "name": choice,
+            "title": FIVES_TITLES[choice],
+            "presets": list(FIVES_PRESETS) if choice == "all_fives" else ["standard"],
+            "players": [2, 3, 4],
+            "teams": True,
+            "bots": bots_for("fives", config),
+            "default_bot": record.default_bot,
+            "target": "points",
+            "default_target": config.target_score,
+            "options_hint": "e.g. draw_policy=may_draw, score_unit=fives" if choice == "all_fives" else "",
+        })
+    return games
+
+
+def mexican_train_game() -> dict[str, Any]:
+    """Mexican Train as the lobby offers it: its presets, 2-8 players each for themselves, the bots
+    its standard rules seat; a match is a number of rounds (``rounds=N``), not a target."""
+    record = get_game("mexican_train")
+    return {
+        "name": "mexican_train",
+        "title": "Mexican Train",
+        "presets": list(MEXICAN_TRAIN_PRESETS),
+        "players": list(range(2, 9)),
+        "teams": False,
+        "bots": bots_for("mexican_train", record.config()),
+        "default_bot": record.default_bot,
+        "target": "",
+        "default_target": None,
+        "options_hint": "e.g. rounds=13 (a match), opening=run",
+    }
+
+
 def catalogue(folders: CheckpointFolders | None = None) -> dict[str, Any]:
     """What the lobby offers: games, presets (the first is the default), seats, the bots a table
     seats, options, the turn timer's range and the checkpoint folders. Texas 42 lists its forms
@@ -431,6 +478,8 @@ def catalogue(folders: CheckpointFolders | None = None) -> dict[str, Any]:
                 "default_target": None,
                 "options": list(TEXAS42_OPTIONS),
             },
+            *fives_games(),
+            mexican_train_game(),
         ],
     }
 

@@ -62,7 +62,7 @@ function refreshGame() {
   document.getElementById("target").value = g.default_target === null ? "" : String(g.default_target);
   document.getElementById("teams-label").hidden = !g.teams;
   document.getElementById("target-unit").textContent = g.target;
-  document.getElementById("options-hint").textContent = g.options ? "more rules as KEY=VALUE" : "e.g. draw_policy=any, max_pips=9";
+  document.getElementById("options-hint").textContent = g.options ? "more rules as KEY=VALUE" : g.options_hint ?? "e.g. draw_policy=any, max_pips=9";
   const rules = document.getElementById("rules");
   rules.hidden = !g.options;
   rules.innerHTML = g.options ? `<legend>Rules</legend>` + rulesHTML(g.options) : "";

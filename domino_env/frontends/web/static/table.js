@@ -85,14 +85,23 @@ function draw() {
   }
 }
 
+// A tile that fits several ends asks which: a button per end, and the ends on the table (the slots of
+// the Fives layout, Mexican Train's trains), highlighted, take a click too.
 function chooseTile(tile, legalTiles) {
   const moves = legalTiles.get(tile);
   if (moves.length === 1) { send(moves[0].action); return; }
-  pendingTile = tile;  // fits both ends: ask which
-  const ends = state.ends || [];
-  document.getElementById("choice").innerHTML = "Which end? " + moves.map(m =>
-    `<button data-action="${m.action}" data-side="${m.side}">${m.side === 0 ? "left" : "right"} (${ends[m.side]})</button>`).join(" ");
+  pendingTile = tile;
+  const ends = state.ends || [], names = endNames(state, context(state));
+  document.getElementById("choice").innerHTML = (state.game === "mexican_train" ? "Which train? " : "Which end? ") +
+    moves.map(m => `<button data-action="${m.action}" data-side="${m.side}">${esc(names[m.side])} (${ends[m.side]})</button>`).join(" ");
   for (const el of document.querySelectorAll("#choice button")) el.addEventListener("click", () => send(Number(el.dataset.action)));
+  for (const el of document.querySelectorAll("#board [data-end]")) el.classList.remove("legal");
+  for (const m of moves) {
+    const slot = document.querySelector(`#board [data-end="${m.side}"]`);
+    if (!slot) continue;
+    slot.classList.add("legal");
+    slot.addEventListener("click", () => send(m.action));
+  }
   document.querySelector("#choice button").focus();
 }
 
