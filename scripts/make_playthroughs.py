@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from domino_env import dominoes_v0, texas42_v0
+from domino_env import dominoes_v0, fives_v0, mexican_train_v0, texas42_v0
 from domino_env.envs.base import DominoAECEnv
 
 DIRECTORY = Path(__file__).resolve().parent.parent / "tests" / "playthroughs"
@@ -68,6 +68,25 @@ PLAYTHROUGHS = (
     Playthrough("texas42_three_players", texas42_v0.raw_env, {"num_players": 3, "episode": "game",
                                                              "target_marks": 3}, 8),
     Playthrough("texas88", texas42_v0.raw_env, {"preset": "texas88"}, 9),
+    Playthrough("all_fives_2p_standard_match", fives_v0.raw_env, {"num_players": 2}, 12),
+    Playthrough(  # seed 12: plays on all four ends of the spinner, draws and a pass
+        "all_fives_4p_teams_hand_in_fives", fives_v0.raw_env,
+        {"num_players": 4, "episode": "hand", "score_unit": "fives"}, 12,
+    ),
+    Playthrough(  # every non-default option that needs no other: Muggins (no spinner) and its kin
+        "all_fives_3p_muggins_options", fives_v0.raw_env,
+        {"num_players": 3, "spinner": "none", "draw_policy": "may_draw", "draw_reserve": 2,
+         "lead_rule": "highest_double", "next_leader": "rotate", "double_count": "one_half",
+         "hand_rounding": "exact", "blocked_scoring": "others_minus_own", "target_score": 30,
+         "target_check": "end_of_hand"},
+        11,
+    ),
+    Playthrough("fives_and_threes_2p_match", fives_v0.raw_env, {"game": "fives_and_threes"}, 11),
+    Playthrough("mexican_train_4p_round", mexican_train_v0.raw_env, {"num_players": 4}, 10),
+    Playthrough(  # seed 10: an opening run stopped, plays on the Mexican and on others' trains
+        "mexican_train_8p_cardinal_round", mexican_train_v0.raw_env,
+        {"num_players": 8, "preset": "cardinal"}, 10,
+    ),
 )
 
 

@@ -71,6 +71,17 @@ def test_playthroughs_cover_the_rules_they_claim() -> None:
         assert move in options, move
     assert "(discard " in texts["texas88"] and "discards: 2 tiles" not in texts["texas88"]  # full render
     assert texts["texas42_three_players"].count("hand_marks") >= 2  # several hands to the target
+    spinner_hand = texts["all_fives_4p_teams_hand_in_fives"]
+    for move in (" north)", " south)", "(draw)", "(pass)"):
+        assert move in spinner_hand, move
+    assert texts["all_fives_2p_standard_match"].count('"hand_points"') >= 3  # the reset's and two hands
+    assert " north)" not in texts["all_fives_3p_muggins_options"]  # no spinner: a plain line
+    block_game = texts["fives_and_threes_2p_match"]
+    assert "(pass)" in block_game and "(draw)" not in block_game
+    for name in ("mexican_train_4p_round", "mexican_train_8p_cardinal_round"):
+        for move in (" mexican)", "(draw)", "(pass)"):
+            assert move in texts[name], (name, move)
+    assert "(stop)" in texts["mexican_train_8p_cardinal_round"]  # the cardinal opening run
 
 
 def test_first_difference_names_the_line() -> None:

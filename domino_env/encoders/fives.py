@@ -16,6 +16,7 @@ would cost more than the game step; the few scaled numbers are written after.
 from __future__ import annotations
 
 from functools import cache
+from operator import itemgetter
 
 import numpy as np
 
@@ -81,32 +82,50 @@ class _Plan:
         self.size = slots[-1].start + slots[-1].length
         self.scale = score_scale(config)
         self.fraction = tuple(k / NUM_TILES for k in range(NUM_TILES + 1))  # sizes, stock and draws / T
-        # in_order[me]: the absolute seats in relative order (me first), for the per-seat numbers
-        self.in_order = tuple(tuple((me + r) % n for r in range(n)) for me in range(n))
+        # in_order[me](per_seat): a per-seat tuple rotated to relative order (me first)
+        self.in_order = tuple(itemgetter(*((me + r) % n for r in range(n))) for me in range(n))
         relative = [[(seat - me) % n for seat in range(n)] for me in range(n)]
-        # played_at[me][seat], passed_at[me][seat]: where that seat's blocks start in me's observation.
-        self.played_at = tuple(tuple(at["played_by"] + r * NUM_TILES for r in rel) for rel in relative)
-        self.passed_at = tuple(tuple(at["passed_on"] + r * NUMBERS for r in rel) for rel in relative)
+        # played_at[me][seat]: where that seat's played_by block starts in me's observation
+        played_at = tuple(tuple(at["played_by"] + r * NUM_TILES for r in rel) for rel in relative)
         self.hands_at = tuple(tuple(at.get("all_hands", 0) + r * NUM_TILES for r in rel) for rel in relative)
-        self.to_act, self.leader = (
-            tuple(tuple(1 << (at[name] + r) for r in rel) for rel in relative)
-            for name in ("to_act", "leader")
+        self.to_act = tuple(tuple(1 << (at["to_act"] + r) for r in rel) for rel in relative)
+        # seat_and_leader[me][leader]: me's seat and team bits and the leader's bit, fixed in a hand
+        self.seat_and_leader = tuple(
+            tuple(
+                1 << (at["seat"] + me) | (1 << (at["team"] + me % 2) if config.teams else 0)
+                | 1 << (at["leader"] + r)
+                for r in rel
+            )
+            for me, rel in enumerate(relative)
         )
-        self.seat_bits = tuple(
-            1 << (at["seat"] + me) | (1 << (at["team"] + me % 2) if config.teams else 0) for me in range(n)
+        # placed[me][e][seat][t]: tile t in block e (arm e, or the centre for e = stride) and in seat's
+        # played_by block, so a tile on the table costs one lookup.
+        blocks = [at["arms"] + e * NUM_TILES for e in range(self.stride)] + [at["centre"]]
+        self.placed = tuple(
+            tuple(
+                tuple(
+                    tuple(1 << (block + t) | 1 << (start + t) for t in range(NUM_TILES)) for start in starts
+                )
+                for block in blocks
+            )
+            for starts in played_at
         )
-        # arm_bits[e][t], played_bits[me][seat][t]: the bit of tile t in arm e's block, in seat's block
-        self.arm_bits = tuple(
-            tuple(1 << (at["arms"] + e * NUM_TILES + t) for t in range(NUM_TILES)) for e in range(self.stride)
+        # One-hot slots as bits by value: passes[k], count[c], sides[k], end_value[e][v], passed[me][seat][v]
+        self.passes, self.count, self.sides = (
+            tuple(1 << (at[name] + k) for k in range(length))
+            for name, length in (("passes_in_row", n + 1), ("count", MAX_COUNT[config.game] + 1),
+                                 ("spinner_sides", 3))
         )
-        self.played_bits = tuple(
-            tuple(tuple(1 << (start + t) for t in range(NUM_TILES)) for start in starts)
-            for starts in self.played_at
+        self.end_value = tuple(
+            tuple(1 << (at["open_ends"] + e * NUMBERS + v) for v in range(NUMBERS))
+            for e in range(self.stride)
         )
-        self.end_at = tuple(at["open_ends"] + e * NUMBERS for e in range(self.stride))
+        self.passed = tuple(
+            tuple(tuple(1 << (start + v) for v in range(NUMBERS)) for start in starts)
+            for starts in (tuple(at["passed_on"] + r * NUMBERS for r in rel) for rel in relative)
+        )
         self.end_double_bits = tuple(1 << (at["end_double"] + e) for e in range(self.stride))
-        self.hand_at, self.passes_at, self.centre_at = at["hand"], at["passes_in_row"], at["centre"]
-        self.count_at, self.sides_at = at["count"], at["spinner_sides"]
+        self.hand_at = at["hand"]
         self.empty_bit = 1 << at["empty_table"]
 
 
@@ -134,13 +153,13 @@ class DefaultFivesEncoder(PlannedEncoder):
         raw = np.frombuffer(bits.to_bytes((size + num_actions + 7) // 8, "little"), dtype=np.uint8)
         unpacked = BYTE_FLOATS.take(raw, axis=0).reshape(-1)  # float32 0/1 in one table lookup
         out = unpacked[:size]
-        me, fraction, scale = view.seat, plan.fraction, plan.scale
-        seats, sizes, scores = plan.in_order[me], view.hand_sizes, view.scores
+        fraction, scale, in_order = plan.fraction, plan.scale, plan.in_order[view.seat]
+        as_fraction = fraction.__getitem__
         out[plan.num_bits:] = [
-            *[fraction[sizes[s]] for s in seats],
+            *map(as_fraction, in_order(view.hand_sizes)),
             fraction[view.drawable], fraction[view.stock_size], fraction[view.out_of_play],
-            *[fraction[draws[s]] for s in seats],
-            *[min(scores[s] / scale, 1.0) for s in seats],
+            *map(as_fraction, in_order(draws)),
+            *[x / scale if x < scale else 1.0 for x in in_order(view.scores)],
         ]
         return out, unpacked[size : size + num_actions].astype(np.int8)
 
@@ -152,31 +171,29 @@ class DefaultFivesEncoder(PlannedEncoder):
         """Every 0/1 entry of the observation (all slots before ``hand_sizes``) as one bit set, and
         the tiles each seat drew this hand (read in the same pass over the history)."""
         me = view.seat
-        played_bits = plan.played_bits[me]
-        bits = view.hand << plan.hand_at | plan.seat_bits[me] | plan.leader[me][view.leader]
-        bits |= 1 << (plan.passes_at + view.passes_in_row)
+        bits = view.hand << plan.hand_at | plan.seat_and_leader[me][view.leader]
+        bits |= plan.passes[view.passes_in_row]
         if view.current_player is not None:
             bits |= plan.to_act[me][view.current_player]
         centre = view.centre
         if centre is None:
             bits |= plan.empty_bit
         else:
-            bits |= 1 << (plan.centre_at + centre[0]) | played_bits[centre[1]][centre[0]]
-            bits |= 1 << (plan.count_at + view.count)
+            placed_blocks = plan.placed[me]
+            bits |= placed_blocks[-1][centre[1]][centre[0]] | plan.count[view.count]
             plain_centre = view.spinner < 0 and centre[3] == centre[4]  # a double lead, no spinner
-            for arm, arm_bits, end_at, double_bit, value in zip(
-                view.arms, plan.arm_bits, plan.end_at, plan.end_double_bits, view.open_ends, strict=False
+            for arm, placed, end_value, double_bit, value in zip(
+                view.arms, placed_blocks, plan.end_value, plan.end_double_bits, view.open_ends, strict=False
             ):
                 for tile, seat, _when, _inner, _outer in arm:
-                    bits |= arm_bits[tile] | played_bits[seat][tile]
+                    bits |= placed[seat][tile]
                 if value >= 0:
-                    bits |= 1 << (end_at + value)
-                outer_double = (arm[-1][3] == arm[-1][4]) if arm else plain_centre
-                if outer_double:
+                    bits |= end_value[value]
+                if (arm[-1][3] == arm[-1][4]) if arm else plain_centre:  # the outer tile is a double
                     bits |= double_bit
             if view.spinner >= 0:
-                bits |= 1 << (plan.sides_at + view.spinner_sides)
-        passed_at, draw_action = plan.passed_at[me], plan.draw_action
+                bits |= plan.sides[view.spinner_sides]
+        passed, draw_action = plan.passed[me], plan.draw_action
         draws = [0] * plan.num_players
         for seat, action, _points, ends in view.history:
             if action < draw_action:
@@ -184,9 +201,10 @@ class DefaultFivesEncoder(PlannedEncoder):
             if action == draw_action:
                 draws[seat] += 1
             else:  # a pass, on the ends it faced
+                passed_on = passed[seat]
                 for value in ends:
                     if value >= 0:
-                        bits |= 1 << (passed_at[seat] + value)
+                        bits |= passed_on[value]
         if view.hands is not None:
             for hands_at, hand in zip(plan.hands_at[me], view.hands, strict=True):
                 bits |= hand << hands_at

@@ -80,6 +80,15 @@ COUNT_POINTS = {
 _POINTS = {g: tuple(a.tolist()) for g, a in COUNT_POINTS.items()}
 _LOW, _HIGH, _PIPS = DOUBLE_SIX.low, DOUBLE_SIX.high, DOUBLE_SIX.pips
 _SUIT = DOUBLE_SIX.suit_mask
+# _SPREAD_BYTES[stride][i][b]: the end-0 play actions of the tiles 8i..8i+7 set in byte value b, so a
+# tile set's actions on an end are four lookups (the legal mask is rebuilt after every move).
+_SPREAD_BYTES = {
+    stride: tuple(
+        tuple(sum(1 << stride * (8 * i + k) for k in range(8) if b >> k & 1) for b in range(256))
+        for i in range(4)
+    )
+    for stride in set(END_STRIDE.values())
+}
 
 # Hand sizes by (game/preset, players): RULES-new-games.md 2.1 and 4.1.
 _HAND_SIZE = {
@@ -462,6 +471,7 @@ class FivesGame:
         self.spinner = -1
         self.ends = [-1, -1, -1, -1]
         self.end_double = [False] * 4  # the outermost tile of that end is a double (not the spinner)
+        self.count = 0
         self.passes = 0
         self.history: list[tuple[int, int, int, tuple[int, int, int, int]]] = []
         self.play_points = [0] * self.num_players
@@ -482,7 +492,7 @@ class FivesGame:
     @property
     def drawable(self) -> int:
         """Stock tiles players may still draw (the reserve is never drawn)."""
-        if not self.config.is_all_fives:
+        if not self.stock or not self.config.is_all_fives:
             return 0
         return max(0, len(self.stock) - self.config.draw_reserve)
 
@@ -500,9 +510,9 @@ class FivesGame:
             return (e[0], e[1], e[2], e[3])
         return (e[0], e[1], -1, -1)
 
-    @property
-    def count(self) -> int:
-        """2.3 (and 4.2): the count of the layout now; 0 on an empty table."""
+    def _layout_count(self) -> int:
+        """2.3 (and 4.2): the count of the layout now; 0 on an empty table. Kept in ``count``, which
+        only a play changes, because every view reads it."""
         if self.plays <= 1:
             return _PIPS[self.centre[0]] if self.centre else 0
         both = self.config.double_count != "one_half"
@@ -524,10 +534,10 @@ class FivesGame:
         return max(iter_bits(self.hands[seat]), key=lambda t: lead_rank(DOUBLE_SIX, t))
 
     def _spread(self, tiles: int, end: int) -> int:
-        out, stride = 0, self.stride
-        for t in iter_bits(tiles):
-            out |= 1 << (stride * t + end)
-        return out
+        """The play actions of every tile in ``tiles`` on ``end``."""
+        first, second, third, fourth = _SPREAD_BYTES[self.stride]
+        return (first[tiles & 255] | second[tiles >> 8 & 255] | third[tiles >> 16 & 255]
+                | fourth[tiles >> 24]) << end
 
     def _legal(self, seat: int) -> int:
         hand = self.hands[seat]
@@ -538,9 +548,10 @@ class FivesGame:
         for e, v in enumerate(self.open_ends()):
             if v >= 0:
                 fit = hand & _SUIT[v]
-                playable |= fit
-                mask |= self._spread(fit, e)
-        if self.drawable and (not playable or self.config.draw_policy == "may_draw"):
+                if fit:
+                    playable |= fit
+                    mask |= self._spread(fit, e)
+        if (not playable or self.config.draw_policy == "may_draw") and self.drawable:
             mask |= 1 << self.draw_action
         elif not playable:
             mask |= 1 << self.pass_action
@@ -587,6 +598,7 @@ class FivesGame:
             return
         t, e = divmod(action, self.stride)
         self._place(t, e, s)
+        self.count = self._layout_count()
         self.hands[s] ^= 1 << t
         self.passes = 0
         points = self._award(s, self._points[self.count], self.play_points)
@@ -815,6 +827,7 @@ class FivesGame:
         """What ``seat`` may know (section 5); nothing else of the state reaches encoders or bots."""
         cfg = self.config
         current = None if self._terminal else self.current
+        stock_size, drawable = len(self.stock), self.drawable
         return _new_tuple(FivesView, (
             cfg,  # config
             seat,  # seat
@@ -831,9 +844,9 @@ class FivesGame:
             self.open_ends(),  # open_ends
             self.count,  # count
             tuple(map(int.bit_count, self.hands)),  # hand_sizes
-            len(self.stock),  # stock_size
-            self.drawable,  # drawable
-            len(self.stock) - self.drawable,  # reserve
+            stock_size,  # stock_size
+            drawable,  # drawable
+            stock_size - drawable,  # reserve
             self.out_of_play.bit_count(),  # out_of_play
             self.passes,  # passes_in_row
             tuple(self.history),  # history
