@@ -2,7 +2,7 @@
 
 Importing it registers ``"domino_env/Fives-v0"`` in PettingZoo's registry (PettingZoo 1.27 and
 later; older releases have none), so
-``pettingzoo.make("aec", "domino_env/Fives-v0", game="fives_and_threes", num_players=4)`` works.
+``pettingzoo.make("aec", "domino_env/Fives-v0", variant="fives_and_threes", num_players=4)`` works.
 The full description (spaces, actions, rewards) is ``domino_env.envs.fives_v0``'s docstring.
 """
 

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 
 from domino_env.rules.conventions import check_choice
-from domino_env.rules.fives import GAMES as FIVES_GAMES
 from domino_env.rules.fives import NUM_TILES as FIVES_TILES
+from domino_env.rules.fives import VARIANTS as FIVES_VARIANTS
 from domino_env.rules.fives import FivesConfig, FivesGame
 from domino_env.rules.line import VARIANTS, LineConfig, LineGame
 from domino_env.rules.mexican_train import DOUBLE_TILE, MexicanTrainConfig, MexicanTrainGame
@@ -297,6 +297,16 @@ def _team(seat: int, num_players: int = 4) -> str:
     return f"team {team} (seats {'+'.join(str(s) for s in range(team, num_players, 2))})"
 
 
+def _with_table_flags(table: PlayOptions, **flags: Any) -> dict[str, Any]:
+    """``table.options`` plus what the game choice and the table's flags decide, refusing an option
+    given twice (``-o variant=draw`` beside ``--game block``) with one clear error."""
+    repeated = sorted(set(table.options) & set(flags))
+    if repeated:
+        raise ValueError(f"option {', '.join(repeated)} is set by the game choice and the table's flags "
+                         "(--game, --players, --teams, --preset): drop it from the options")
+    return {**table.options, **flags}
+
+
 def _line_table(variant: str, table: PlayOptions) -> tuple[LineConfig, float]:
     """A match (or one round) of ``variant``: two players unless told (four with teams); the turn
     timer runs under boardpan unless told."""
@@ -305,12 +315,12 @@ def _line_table(variant: str, table: PlayOptions) -> tuple[LineConfig, float]:
     if teams and players != 4:
         raise ValueError(f"a team game needs all four seats filled (people and bots in any mix), "
                          f"not {players}: use --players 4")
-    options = dict(table.options)
+    options = _with_table_flags(table, variant=variant, num_players=players, teams=teams,
+                                preset=table.preset or "pagat")
     if table.target is not None:
         options["target_score"] = table.target
     options["episode"] = "round" if table.one_round else "match"
-    preset = table.preset or "pagat"
-    config = DOMINOES.config(variant=variant, num_players=players, teams=teams, preset=preset, **options)
+    config = DOMINOES.config(**options)
     turn_seconds = table.turn_seconds
     if turn_seconds is None:
         turn_seconds = BOARDPAN_TURN_SECONDS if config.preset == "boardpan" else 0.0
@@ -545,7 +555,7 @@ _FIVES_TITLES = {"all_fives": "All Fives", "fives_and_threes": "Fives and Threes
 
 
 def _fives_config(options: Mapping[str, Any]) -> FivesConfig:
-    """RULES-new-games.md 2.1 / 4.1's options (``game`` picks All Fives or Fives and Threes) plus
+    """RULES-new-games.md 2.1 / 4.1's options (``variant`` picks All Fives or Fives and Threes) plus
     ``episode`` (``hand``: one hand; ``match``, the default: to ``target_score``) and ``reward``."""
     unknown = set(options) - _FIVES_OPTIONS
     if unknown:
@@ -580,7 +590,7 @@ def _fives_table(choice: str, table: PlayOptions) -> tuple[FivesConfig, float]:
     """A match (or one hand) of ``choice``: two players unless told (four with teams); no timer
     unless told."""
     players = 4 if table.teams and table.players is None else table.players or 2
-    options = dict(table.options)
+    options = _with_table_flags(table, variant=choice, num_players=players)
     if table.target is not None:
         options["target_score"] = table.target
     options["episode"] = "hand" if table.one_round else "match"
@@ -590,12 +600,12 @@ def _fives_table(choice: str, table: PlayOptions) -> tuple[FivesConfig, float]:
         options.setdefault("teams", table.teams)
     elif table.teams:
         raise ValueError(f"a team game needs all four seats filled, not {players}: use --players 4")
-    config = FIVES.config(game=choice, num_players=players, **options)
+    config = FIVES.config(**options)
     return config, float(table.turn_seconds or 0.0)
 
 
 def _fives_intro(config: FivesConfig) -> str:
-    rules = f"{_FIVES_TITLES[config.game]} ({config.preset}), {config.num_players} players"
+    rules = f"{_FIVES_TITLES[config.variant]} ({config.preset}), {config.num_players} players"
     rules += ", teams: seats 0+2 against 1+3" if config.teams else ""
     if config.target_score is None:
         goal = "one hand"
@@ -660,13 +670,13 @@ FIVES = register_game(Game(
         {"num_players": 4, "target_score": 60},
         {"preset": "classic", "num_players": 3, "draw_policy": "may_draw", "draw_reserve": 2,
          "lead_rule": "highest_double", "blocked_scoring": "others_minus_own", "episode": "hand"},
-        {"game": "fives_and_threes", "reward": "points"},
-        {"game": "fives_and_threes", "num_players": 4, "target_score": "exact_61", "reward": "win_loss"},
+        {"variant": "fives_and_threes", "reward": "points"},
+        {"variant": "fives_and_threes", "num_players": 4, "target_score": "exact_61", "reward": "win_loss"},
     ),
     vector_engine="domino_env.vector.fives:VectorFivesGame",
     vector_plays=lambda config: True,
     renderer="domino_env.frontends.render:draw_fives_view",
-    play_names=FIVES_GAMES,
+    play_names=FIVES_VARIANTS,
     play_config=_fives_table,
     play_intro=_fives_intro,
     play_progress=lambda engine: (len(engine.results),),
@@ -726,9 +736,8 @@ def _mexican_train_table(name: str, table: PlayOptions) -> tuple[MexicanTrainCon
     if table.target is not None:
         raise ValueError("Mexican Train plays a number of rounds, not to a target: use -o rounds=N "
                          "instead of --target")
-    options = {**table.options, "episode": "round" if table.one_round else "match"}
-    config = MEXICAN_TRAIN.config(num_players=table.players or 4, preset=table.preset or "standard",
-                                  **options)
+    options = _with_table_flags(table, num_players=table.players or 4, preset=table.preset or "standard")
+    config = MEXICAN_TRAIN.config(**options, episode="round" if table.one_round else "match")
     return config, table.turn_seconds or 0.0
 
 

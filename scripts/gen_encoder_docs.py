@@ -30,7 +30,7 @@ CONFIGS = {
     "texas42": [("Texas 42, standard (`texas42_v0.raw_env()`)", Texas42Config.make())],
     "fives": [
         ("All Fives, 2 players, standard (`fives_v0.raw_env()`)", FivesConfig()),
-        ("Fives and Threes, 4 players in teams", FivesConfig(game="fives_and_threes", num_players=4)),
+        ("Fives and Threes, 4 players in teams", FivesConfig(variant="fives_and_threes", num_players=4)),
     ],
     "mexican_train": [
         ("Mexican Train, 4 players, standard, one round (`mexican_train_v0.raw_env()`)",

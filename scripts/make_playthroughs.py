@@ -81,7 +81,7 @@ PLAYTHROUGHS = (
          "target_check": "end_of_hand"},
         11,
     ),
-    Playthrough("fives_and_threes_2p_match", fives_v0.raw_env, {"game": "fives_and_threes"}, 11),
+    Playthrough("fives_and_threes_2p_match", fives_v0.raw_env, {"variant": "fives_and_threes"}, 11),
     Playthrough("mexican_train_4p_round", mexican_train_v0.raw_env, {"num_players": 4}, 10),
     Playthrough(  # seed 10: an opening run stopped, plays on the Mexican and on others' trains
         "mexican_train_8p_cardinal_round", mexican_train_v0.raw_env,

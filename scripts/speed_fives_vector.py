@@ -27,10 +27,10 @@ REFERENCE = "Block 2p"
 FIVES = "domino_env.vector.fives:VectorFivesGame"
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     REFERENCE: ("domino_env.vector.line:VectorLineGame", {"variant": "block", "num_players": 2}),
-    "All Fives 2p": (FIVES, {"game": "all_fives", "num_players": 2}),
-    "All Fives 2p, one hand": (FIVES, {"game": "all_fives", "num_players": 2, "episode": "hand"}),
-    "All Fives 4p teams": (FIVES, {"game": "all_fives", "num_players": 4}),
-    "Fives and Threes 2p": (FIVES, {"game": "fives_and_threes", "num_players": 2}),
+    "All Fives 2p": (FIVES, {"variant": "all_fives", "num_players": 2}),
+    "All Fives 2p, one hand": (FIVES, {"variant": "all_fives", "num_players": 2, "episode": "hand"}),
+    "All Fives 4p teams": (FIVES, {"variant": "all_fives", "num_players": 4}),
+    "Fives and Threes 2p": (FIVES, {"variant": "fives_and_threes", "num_players": 2}),
 }
 
 

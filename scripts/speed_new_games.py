@@ -29,7 +29,7 @@ def main() -> None:
         "Block 2p (dominoes_v0, one round)": aec_games(dominoes_v0.raw_env, rng),
         "All Fives 2p (fives_v0, one hand)": aec_games(lambda: fives_v0.raw_env(episode="hand"), rng),
         "Fives and Threes 2p (fives_v0, one hand)": aec_games(
-            lambda: fives_v0.raw_env(game="fives_and_threes", episode="hand"), rng
+            lambda: fives_v0.raw_env(variant="fives_and_threes", episode="hand"), rng
         ),
         "All Fives 2p (fives_v0, match to 100)": aec_games(fives_v0.raw_env, rng),
         "Mexican Train 4p (one round, default)": aec_games(

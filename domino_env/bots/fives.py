@@ -109,14 +109,14 @@ class Layout(NamedTuple):
 
 def count_points(config: FivesConfig, count: int) -> int:
     """What a count scores, in the config's score unit (``COUNT_POINTS``; ``fives`` divides by 5)."""
-    points = int(COUNT_POINTS[config.game][count])
+    points = int(COUNT_POINTS[config.variant][count])
     return points // 5 if config.score_unit == "fives" else points
 
 
 def tile_points(layout: Layout, config: FivesConfig) -> tuple[int, ...]:
     """Per tile, the most it scores laid on ``layout`` (-1 where it fits no end)."""
     spins = config.spinner == "first_double"
-    return _tile_points(layout, config.game, config.double_count, config.score_unit == "fives", spins)
+    return _tile_points(layout, config.variant, config.double_count, config.score_unit == "fives", spins)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -139,7 +139,7 @@ def proven_absent(view: FivesView, seat: int) -> int:
     """Tiles ``seat`` cannot hold: the numbers of the open ends at its passes (and its draws under
     ``must_play``) since its last draw (a draw can bring the number back)."""
     cfg = view.config
-    draw_action = END_STRIDE[cfg.game] * DOUBLE_SIX.num_tiles
+    draw_action = END_STRIDE[cfg.variant] * DOUBLE_SIX.num_tiles
     absent = 0
     for s, action, _points, ends in view.history:
         if s != seat or action < draw_action:
@@ -173,7 +173,7 @@ class GreedyFivesAgent:
     def scores(self, view: FivesView) -> dict[int, float]:
         """Score of every legal play (empty when the seat can only draw or pass)."""
         cfg, w = view.config, self.weights
-        stride = END_STRIDE[cfg.game]
+        stride = END_STRIDE[cfg.variant]
         plays = view.legal_mask & ((1 << (stride * DOUBLE_SIX.num_tiles)) - 1)
         if not plays:
             return {}
@@ -201,7 +201,7 @@ class GreedyFivesAgent:
         scores = self.scores(view)
         if not scores:
             return no_play_move(view)
-        stride = END_STRIDE[view.config.game]
+        stride = END_STRIDE[view.config.variant]
         return max(scores, key=lambda a: (scores[a], _PIPS[a // stride], -a))
 
     @staticmethod
@@ -230,7 +230,7 @@ class GreedyFivesAgent:
 
 def no_play_move(view: FivesView) -> int:
     """Draw when allowed, else pass: for a seat with no legal play."""
-    draw = END_STRIDE[view.config.game] * DOUBLE_SIX.num_tiles
+    draw = END_STRIDE[view.config.variant] * DOUBLE_SIX.num_tiles
     return draw if view.legal_mask >> draw & 1 else draw + 1
 
 
@@ -281,7 +281,7 @@ class FivesSearchAgent:
         scores = self._greedy.scores(view)
         if not scores:
             return [no_play_move(view)]
-        stride = END_STRIDE[view.config.game]
+        stride = END_STRIDE[view.config.variant]
         return sorted(scores, key=lambda a: (-scores[a], -_PIPS[a // stride], a))
 
     def evaluate(self, game: FivesGame, side: int, rng: np.random.Generator) -> float:

@@ -33,12 +33,12 @@ def end_names(config: FivesConfig) -> str:
 
 
 def score_scale(config: FivesConfig) -> int:
-    return config.target_score or DEFAULT_TARGETS[config.game]
+    return config.target_score or DEFAULT_TARGETS[config.variant]
 
 
 @cache
 def _slots(config: FivesConfig) -> tuple[Slot, ...]:
-    n, t, ends = config.num_players, NUM_TILES, END_STRIDE[config.game]
+    n, t, ends = config.num_players, NUM_TILES, END_STRIDE[config.variant]
     names = end_names(config)
     parts = [
         ("hand", t, "1 if the tile (canonical index) is in my hand"),
@@ -49,7 +49,7 @@ def _slots(config: FivesConfig) -> tuple[Slot, ...]:
         ("end_double", ends, "1 if the outermost tile of end e is a double (it counts both halves)"),
         ("spinner_sides", 3, "one-hot sides of the spinner holding a tile, 0..2 (zeros without a spinner)"),
         ("empty_table", 1, "1 before the lead of the hand"),
-        ("count", MAX_COUNT[config.game] + 1, "one-hot count of the layout (the open ends' sum)"),
+        ("count", MAX_COUNT[config.variant] + 1, "one-hot count of the layout (the open ends' sum)"),
         ("passed_on", n * NUMBERS, "block r, entry v: relative seat r passed this hand with v an open end"),
         ("passes_in_row", n + 1, "one-hot passes since the last tile played (0..n; n blocks the hand)"),
         ("to_act", n, "one-hot relative seat to act (zeros once the episode is over)"),
@@ -76,7 +76,7 @@ class _Plan:
         at = {s.name: s.start for s in slots}
         n = config.num_players
         self.num_players = n
-        self.stride = END_STRIDE[config.game]
+        self.stride = END_STRIDE[config.variant]
         self.draw_action = self.stride * NUM_TILES
         self.num_bits = at["hand_sizes"]  # every slot before it is 0/1
         self.size = slots[-1].start + slots[-1].length
@@ -113,7 +113,7 @@ class _Plan:
         # One-hot slots as bits by value: passes[k], count[c], sides[k], end_value[e][v], passed[me][seat][v]
         self.passes, self.count, self.sides = (
             tuple(1 << (at[name] + k) for k in range(length))
-            for name, length in (("passes_in_row", n + 1), ("count", MAX_COUNT[config.game] + 1),
+            for name, length in (("passes_in_row", n + 1), ("count", MAX_COUNT[config.variant] + 1),
                                  ("spinner_sides", 3))
         )
         self.end_value = tuple(

@@ -49,7 +49,7 @@ _HAND_SCORE_SCALE = {("all_fives", "points"): 100, ("all_fives", "fives"): 20, (
 
 def score_scale(config: FivesConfig) -> int:
     """What the score slot divides by: the target, else the game's usual target (one-hand play)."""
-    return config.target_score or _HAND_SCORE_SCALE[config.game, config.score_unit]
+    return config.target_score or _HAND_SCORE_SCALE[config.variant, config.score_unit]
 
 
 def compact_slots(config: FivesConfig) -> tuple[Slot, ...]:
@@ -131,7 +131,7 @@ class _Plan:
         self.scale = score_scale(cfg)
         self.per_count, self.per_number, self.per_tile, self.per_score = (
             scaled(np.arange(top + 1), scale).tolist()
-            for top, scale in ((4 * 12, MAX_COUNT[cfg.game]), (NUMBERS, NUMBERS), (NUM_TILES, NUM_TILES),
+            for top, scale in ((4 * 12, MAX_COUNT[cfg.variant]), (NUMBERS, NUMBERS), (NUM_TILES, NUM_TILES),
                                (self.scale, self.scale))
         )
 

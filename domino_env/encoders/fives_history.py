@@ -35,7 +35,7 @@ class FivesHistoryEncoder(HistoryEncoder):
     game = "fives"
 
     def token_slots(self, config: FivesConfig) -> tuple[Slot, ...]:
-        n, ends, names = config.num_players, END_STRIDE[config.game], end_names(config)
+        n, ends, names = config.num_players, END_STRIDE[config.variant], end_names(config)
         step = points_step(config)
         scored = config.max_play_points // step + 1
         return layout([
@@ -54,7 +54,7 @@ class FivesHistoryEncoder(HistoryEncoder):
 
     def tokens(self, view: FivesView, at: dict[str, int]) -> Iterator[list[int]]:
         config = view.config
-        n, stride, step = config.num_players, END_STRIDE[config.game], points_step(config)
+        n, stride, step = config.num_players, END_STRIDE[config.variant], points_step(config)
         draw_action = stride * NUM_TILES
         for seat, action, points, ends in view.history:
             token = [0, at["seat"] + (seat - view.seat) % n]

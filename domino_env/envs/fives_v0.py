@@ -13,15 +13,15 @@
 | Observation Shape  | (331,) All Fives 2p, (245,) Fives and Threes 2p (grows with seats) |
 | Observation Values | [0, 1]                                                             |
 
-The Fives games of RULES-new-games.md sections 2 and 4 (docs/rules_fives.md), chosen by `game`:
+The Fives games of RULES-new-games.md sections 2 and 4 (docs/rules_fives.md), chosen by `variant`:
 
-- **All Fives** (`game="all_fives"`, Muggins): a Draw game on a double-six set whose first double is
+- **All Fives** (`variant="all_fives"`, Muggins): a Draw game on a double-six set whose first double is
   a **spinner** built on from four sides (W, E, N, S); a play scores at once when the open ends add
   up to a multiple of five, and the hand's end scores the opponents' pips rounded to five. Presets
   `standard` (Pagat) and `classic`, and every option on its own: `teams`, `hand_size`, `spinner`,
   `draw_policy`, `draw_reserve`, `lead_rule`, `next_leader`, `double_count`, `hand_rounding`,
   `blocked_scoring`, `score_unit`, `target_score` (100), `target_check`.
-- **Fives and Threes** (`game="fives_and_threes"`): a Block game (no stock, no spinner) scoring the
+- **Fives and Threes** (`variant="fives_and_threes"`): a Block game (no stock, no spinner) scoring the
   count's fives plus its threes (15 scores 8), a chip-out bonus (`chip_out_bonus`), first to
   `target_score` 61 (`"exact_61"`: a score passing 61 is not counted).
 
@@ -93,7 +93,7 @@ class raw_env(DominoAECEnv):
 
     def __init__(
         self,
-        game: str = "all_fives",
+        variant: str = "all_fives",
         num_players: int = 2,
         teams: bool | None = None,
         preset: str = "standard",
@@ -120,9 +120,9 @@ class raw_env(DominoAECEnv):
         render_mode: str | None = None,
     ):
         self.config = FIVES.config(
-            episode=episode, reward=reward, game=game, num_players=num_players, teams=teams, preset=preset,
-            target_score=target_score, hand_size=hand_size, spinner=spinner, draw_policy=draw_policy,
-            draw_reserve=draw_reserve, lead_rule=lead_rule, next_leader=next_leader,
+            episode=episode, reward=reward, variant=variant, num_players=num_players, teams=teams,
+            preset=preset, target_score=target_score, hand_size=hand_size, spinner=spinner,
+            draw_policy=draw_policy, draw_reserve=draw_reserve, lead_rule=lead_rule, next_leader=next_leader,
             double_count=double_count, hand_rounding=hand_rounding, blocked_scoring=blocked_scoring,
             score_unit=score_unit, target_check=target_check, chip_out_bonus=chip_out_bonus,
             exact_target=exact_target, open_hands=open_hands,

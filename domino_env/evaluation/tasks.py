@@ -90,9 +90,9 @@ class Task:
 
     @property
     def gymnasium_kwargs(self) -> dict[str, Any]:
-        """``SingleAgentEnv`` keywords: the game, its options, and ``team`` for partnership games."""
-        team = self.setup.num_sides < self.setup.num_players
-        return {"game": self.game, **self.env_kwargs, **({"team": True} if team else {})}
+        """``SingleAgentEnv`` keywords: the game, its options, and ``team`` for four-player partnerships
+        (the wrapper's teams are seats ``s`` and ``s + 2``: Texas 88's learner is one seat of its team)."""
+        return {"game": self.game, **self.env_kwargs, **({"team": True} if self.partnership else {})}
 
     @property
     def opponents(self) -> tuple[str, ...]:
@@ -133,6 +133,29 @@ TASKS: dict[str, Task] = {task.name: task for task in (
          _BASE + 6, 1000),
     Task("Texas42N42PA", "Texas 42, N42PA tournament rules, one hand", "texas42", {"preset": "n42pa"},
          False, _BASE + 7, 1000),
+    Task("Texas42ThreePlayer", "Three-player 42 (the bid winner alone against the other two), one hand",
+         "texas42", {"preset": "standard", "num_players": 3}, False, _BASE + 8, 1000),
+    Task("Texas88", "Texas 88, six players in two teams with a kitty, one hand", "texas42",
+         {"preset": "texas88"}, False, _BASE + 9, 1000),
+    # A match of All Fives to 100 lasts about three hands (points come during play), yet with greedy at the
+    # table it costs two to three times a DrawTeams4pBoardpanMatch match: the same 300 deals, a few minutes.
+    # (All Fives is the fives game's default variant, so its tasks name no variant option.)
+    Task("AllFives2p", "All Fives, 2 players, standard rules, a match to 100", "fives",
+         {"num_players": 2, "preset": "standard", "target_score": 100}, True, _BASE + 10, 300),
+    Task("AllFivesTeams4p", "All Fives, 4 players in two teams, standard rules, a match to 100", "fives",
+         {"num_players": 4, "teams": True, "preset": "standard", "target_score": 100}, True, _BASE + 11, 300),
+    # One hand of Fives and Threes costs about a two-player line round: 2000 deals, like Block2p.
+    Task("FivesAndThrees2p", "Fives and Threes, 2 players, one hand", "fives",
+         {"variant": "fives_and_threes", "num_players": 2}, False, _BASE + 12, 2000),
+    # Four sides put 36 lineups of a candidate and its two opponents on every deal (two sides: 6), six
+    # sides 540: 300 one-round deals, 30 thirteen-round matches and 20 six-player deals each play about
+    # 11,000-14,000 rounds per candidate, as many as DrawTeams4pBoardpanMatch's 300 matches.
+    Task("MexicanTrain4p", "Mexican Train, 4 players, standard rules, one round (engine 12-12)",
+         "mexican_train", {"num_players": 4, "preset": "standard"}, False, _BASE + 13, 300),
+    Task("MexicanTrain4pMatch", "Mexican Train, 4 players, standard rules, the 13-round match",
+         "mexican_train", {"num_players": 4, "preset": "standard"}, True, _BASE + 14, 30),
+    Task("MexicanTrain6p", "Mexican Train, 6 players, standard rules, one round (engine 12-12)",
+         "mexican_train", {"num_players": 6, "preset": "standard"}, False, _BASE + 15, 20),
 )}
 
 

@@ -4,9 +4,8 @@ Importing this module registers one RLlib environment name per record of ``domin
 record's PettingZoo id (``"domino_env/Dominoes-v0"``, ``"domino_env/Texas42-v0"``), so
 ``PPOConfig().environment("domino_env/Dominoes-v0", env_config={"variant": "draw"})`` works, and
 ``DominoMultiAgentEnv`` itself takes ``{"game": "texas42", ...}`` (or ``DominoMultiAgentEnv(options,
-game="fives")``, where ``"game"`` in ``options`` is the rules option choosing All Fives or Fives and
-Threes; through the registered name ``"domino_env/Fives-v0"`` that key is the rules option too).
-What RLlib sees:
+game="texas42")``, which leaves a ``"game"`` key in ``options`` to a rules option of that name, should
+a game have one; through its registered name such a key is the rules option too). What RLlib sees:
 
 - **The game's AEC environment underneath** (``record.raw_env``), so every option of ``dominoes_v0``
   and ``texas42_v0`` (rules, ``episode``, ``reward``, ``observation_encoder``, ``illegal_action``,
@@ -55,8 +54,8 @@ def env_config(game: str, /, **options: Any) -> dict[str, Any]:
     """A checked ``env_config`` for ``DominoMultiAgentEnv``: an unknown game or option, or a value the
     environment refuses, raises ``ValueError`` naming it, before any Ray worker starts. Registers the
     environment names again (``register_envs``), so they are there whatever Ray did since import.
-    For a game with a rules option called ``game`` (``fives``) the config holds the options only:
-    use it with the game's registered name (``ENV_NAMES``)."""
+    For a game with a rules option called ``game`` (none at present) the config holds the options
+    only: use it with the game's registered name (``ENV_NAMES``)."""
     _build_aec(game, options)
     register_envs()
     return dict(options) if "game" in get_game(game).env_options() else {"game": game, **options}
@@ -67,8 +66,8 @@ class DominoMultiAgentEnv(MultiAgentEnv):
 
     def __init__(self, config: Mapping[str, Any] | None = None, *, game: str | None = None):
         """``config``'s keys are the game's options, with the registry's game name under ``"game"``
-        unless ``game`` names it (then a ``"game"`` key is the rules option of that name: All Fives
-        or Fives and Threes in ``fives``)."""
+        unless ``game`` names it (then a ``"game"`` key is the rules option of that name, should
+        the game have one)."""
         super().__init__()
         options = dict(config or {})  # RLlib passes an EnvContext: its keys are the options
         if game is None:
@@ -125,7 +124,7 @@ class DominoMultiAgentEnv(MultiAgentEnv):
 def _creator(game: str) -> Any:
     def create(config: Mapping[str, Any]) -> DominoMultiAgentEnv:
         options = dict(config)
-        if "game" in get_game(game).env_options():  # a rules option of that name (fives)
+        if "game" in get_game(game).env_options():  # a rules option of that name
             return DominoMultiAgentEnv(options, game=game)
         if options.pop("game", game) != game:
             raise ValueError(

@@ -38,7 +38,7 @@ from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.line import game_from_save, highest_double_holder, lead_rank
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 
-GAMES = ("all_fives", "fives_and_threes")
+VARIANTS = ("all_fives", "fives_and_threes")
 PRESETS = ("standard", "classic")
 SPINNERS = ("first_double", "none")
 DRAW_POLICIES = ("must_play", "may_draw")
@@ -64,7 +64,7 @@ TILE_HIGH = np.array(DOUBLE_SIX.high, dtype=np.int8)
 TILE_PIPS = np.array(DOUBLE_SIX.pips, dtype=np.int16)
 TILE_IS_DOUBLE = TILE_LOW == TILE_HIGH
 END_STRIDE = {"all_fives": 4, "fives_and_threes": 2}  # play actions per tile
-NUM_ACTIONS = {game: stride * NUM_TILES + 2 for game, stride in END_STRIDE.items()}  # 114, 58
+NUM_ACTIONS = {variant: stride * NUM_TILES + 2 for variant, stride in END_STRIDE.items()}  # 114, 58
 ACTION_TILE = {g: np.arange(s * NUM_TILES, dtype=np.int16) // s for g, s in END_STRIDE.items()}
 ACTION_END = {g: np.arange(s * NUM_TILES, dtype=np.int16) % s for g, s in END_STRIDE.items()}
 # Largest count a layout can show: All Fives 12 + 10 + 8 + 6 (three doubles at arm ends, the spinner
@@ -90,7 +90,7 @@ _SPREAD_BYTES = {
     for stride in set(END_STRIDE.values())
 }
 
-# Hand sizes by (game/preset, players): RULES-new-games.md 2.1 and 4.1.
+# Hand sizes by (variant/preset, players): RULES-new-games.md 2.1 and 4.1.
 _HAND_SIZE = {
     "standard": {2: 9, 3: 7, 4: 5},
     "classic": {2: 7, 3: 5, 4: 5},
@@ -113,14 +113,14 @@ _CHOICES = {
 class FivesConfig:
     """Every option of RULES-new-games.md 2.1 (All Fives) and 4.1 (Fives and Threes).
 
-    ``None`` takes the preset's (or game's) default; options of the other game must stay ``None``
+    ``None`` takes the preset's (or variant's) default; options of the other game must stay ``None``
     and stay ``None`` after construction, so ``FivesConfig(**asdict(cfg)) == cfg``. ``teams=None``
     means partnerships with four players (both games' default; ``classic`` plays four alone).
     ``target_score="exact_61"`` (Fives and Threes) is ``target_score=61, exact_target=True``;
     ``None`` plays a single hand. With ``score_unit="fives"`` the target is counted in fives.
     """
 
-    game: str = "all_fives"
+    variant: str = "all_fives"
     num_players: int = 2
     teams: bool | None = None
     preset: str = "standard"
@@ -141,7 +141,7 @@ class FivesConfig:
     open_hands: bool = False
 
     def __post_init__(self) -> None:
-        check_choice("game", self.game, GAMES)
+        check_choice("variant", self.variant, VARIANTS)
         check_choice("preset", self.preset, PRESETS)
         if not is_int(self.num_players) or self.num_players not in (2, 3, 4):
             raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
@@ -153,7 +153,7 @@ class FivesConfig:
                 raise ValueError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
         if self.teams and self.num_players != 4:
             raise ValueError(f"teams need exactly 4 players, got num_players={self.num_players}")
-        five_and_three = self.game == "fives_and_threes"
+        five_and_three = self.variant == "fives_and_threes"
         self._fill_defaults(five_and_three)
         if not is_int(self.hand_size) or self.hand_size < 1:
             raise ValueError(f"hand_size must be a positive integer, got {self.hand_size!r}")
@@ -205,10 +205,10 @@ class FivesConfig:
             for name, allowed in _CHOICES.items():
                 check_choice(name, getattr(self, name), allowed)
 
-    def _check_unset(self, options: Mapping[str, Any], game: str, other: str) -> None:
+    def _check_unset(self, options: Mapping[str, Any], title: str, other: str) -> None:
         for name in options:
             if getattr(self, name) is not None:
-                raise ValueError(f"{name} is an option of game={other!r}, not of {game}; leave it None")
+                raise ValueError(f"{name} is an option of variant={other!r}, not of {title}; leave it None")
 
     def _check_all_fives(self, dealt: int) -> None:
         reserve, stock = self.draw_reserve, NUM_TILES - dealt
@@ -239,16 +239,16 @@ class FivesConfig:
         config = cls(**options)
         if not one_round:
             return config
-        exact = False if config.game == "fives_and_threes" else None
+        exact = False if config.variant == "fives_and_threes" else None
         return replace(config, target_score=None, exact_target=exact)
 
     @property
     def is_all_fives(self) -> bool:
-        return self.game == "all_fives"
+        return self.variant == "all_fives"
 
     @property
     def num_actions(self) -> int:
-        return NUM_ACTIONS[self.game]
+        return NUM_ACTIONS[self.variant]
 
     @property
     def drawable_stock(self) -> int:
@@ -269,7 +269,7 @@ class FivesConfig:
     @property
     def max_play_points(self) -> int:
         """Most one play can score (the largest entry of the count table, in the score unit)."""
-        top = int(COUNT_POINTS[self.game][:MAX_COUNT[self.game] + 1].max())
+        top = int(COUNT_POINTS[self.variant][:MAX_COUNT[self.variant] + 1].max())
         return top // 5 if self.score_unit == "fives" else top
 
     @property
@@ -380,10 +380,10 @@ class FivesGame:
         self.config = config
         self.num_players = config.num_players
         self.num_actions = config.num_actions
-        self.stride = END_STRIDE[config.game]
+        self.stride = END_STRIDE[config.variant]
         self.draw_action = self.stride * NUM_TILES
         self.pass_action = self.draw_action + 1
-        self._points = _POINTS[config.game]
+        self._points = _POINTS[config.variant]
         self.rng = check_generator(rng)
         self.scores = [0] * self.num_players
         self.results: list[FivesResult] = []
@@ -793,7 +793,7 @@ class FivesGame:
 
         target = cfg.target_score
         lines = [
-            f"{cfg.game} ({cfg.preset}), hand {self.hand_index + 1}, leader seat {self.leader}, "
+            f"{cfg.variant} ({cfg.preset}), hand {self.hand_index + 1}, leader seat {self.leader}, "
             f"scores {self.scores}"
             + (f" (target {target}{' exactly' if cfg.exact_target else ''})" if target else "")
         ]

@@ -47,7 +47,7 @@ def table_mask(view: FivesView) -> int:
 def _histories(view: FivesView) -> list[_SeatHistory]:
     """Per seat: its draws, plays and the tiles each pass (or forced draw) proves it lacked."""
     cfg = view.config
-    stride = END_STRIDE[cfg.game]
+    stride = END_STRIDE[cfg.variant]
     draw_action = stride * DOUBLE_SIX.num_tiles
     seats = [_SeatHistory() for _ in range(cfg.num_players)]
     for index, (seat, action, _points, ends) in enumerate(view.history):
@@ -94,7 +94,7 @@ def sample_fives_deal(view: FivesView, rng: np.random.Generator) -> Deal:
     if any(start is None for start in starts):
         raise RuntimeError("internal error: an allocation the tallies accepted has no history")
     drawn = [iter(start[1]) for start in starts]
-    draw_action = END_STRIDE[view.config.game] * DOUBLE_SIX.num_tiles
+    draw_action = END_STRIDE[view.config.variant] * DOUBLE_SIX.num_tiles
     front = [next(drawn[seat]) for seat, action, _p, _e in view.history if action == draw_action]
     return {"hands": [start[0] for start in starts], "stock": front + rest[:view.stock_size],
             "leader": view.leader}

@@ -88,16 +88,16 @@ class VectorFivesGame(BatchedMatches):
         cfg = self.config
         self._rng = np.random.default_rng(seed)
         n, b = cfg.num_players, num_envs
-        self._stride = END_STRIDE[cfg.game]
+        self._stride = END_STRIDE[cfg.variant]
         self._draw_action = self._stride * NUM_TILES
         self._both_halves = cfg.double_count != "one_half"
-        self._points = COUNT_POINTS[cfg.game].astype(np.int64)
+        self._points = COUNT_POINTS[cfg.variant].astype(np.int64)
         if cfg.score_unit == "fives":
             self._points //= 5
         self._side = np.array([cfg.side_of(s) for s in range(n)])
         self._num_ends = self._stride  # All Fives W, E, N, S; Fives and Threes W, E
         self._spins = cfg.spinner == "first_double"
-        self._partners_out = cfg.game == "fives_and_threes" and cfg.teams  # a seat may be out mid-hand
+        self._partners_out = cfg.variant == "fives_and_threes" and cfg.teams  # a seat may be out mid-hand
         self._following = np.roll(np.arange(n), -1)  # a gather from this beats ``% n``
 
         # Tile tables with a "no tile" row 28; per-number tables with a "closed end" row 7.
@@ -119,7 +119,7 @@ class VectorFivesGame(BatchedMatches):
         # _suit_spread[w][v]: word w of the action bits (end 0) of suit v; rows 7 (closed) and 8 (all).
         suits = np.array(list(DOUBLE_SIX.suit_mask) + [0, DOUBLE_SIX.full_mask], np.uint64)
         self._suit_spread = self._spread_tiles(suits)
-        self._count_scaled = scaled(np.arange(4 * 12 + 1), MAX_COUNT[cfg.game])
+        self._count_scaled = scaled(np.arange(4 * 12 + 1), MAX_COUNT[cfg.variant])
         self._score_scale = score_scale(cfg)
         self._lay = slot_slices(cfg)
         self._bits = self._lay["count"].start  # the 0/1 slots end where the scaled ones begin

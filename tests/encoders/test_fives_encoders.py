@@ -24,8 +24,8 @@ VARIANTS = [
      "lead_rule": "highest_double"},
     {"num_players": 4},
     {"num_players": 4, "teams": False, "spinner": "none", "score_unit": "fives", "target_score": 20},
-    {"game": "fives_and_threes"},
-    {"game": "fives_and_threes", "num_players": 4, "open_hands": True},
+    {"variant": "fives_and_threes"},
+    {"variant": "fives_and_threes", "num_players": 4, "open_hands": True},
 ]
 CASES = [
     pytest.param(partial(raw_env, observation_encoder=name, **options), id=f"{name}-{i}")

@@ -20,8 +20,8 @@ SETUPS = [
     {},
     {"num_players": 3, "preset": "classic", "episode": "hand"},
     {"num_players": 4, "target_score": 40},
-    {"game": "fives_and_threes"},
-    {"game": "fives_and_threes", "num_players": 4, "teams": False, "episode": "hand"},
+    {"variant": "fives_and_threes"},
+    {"variant": "fives_and_threes", "num_players": 4, "teams": False, "episode": "hand"},
 ]
 # A1: seat 0 leads the spinner 5-5; the moves and seat 0's zero-sum reward after each.
 A1_DEAL = {"hands": [["5-5", "5-4", "5-0", "5-1", "6-6"], ["5-3", "3-6", "4-4", "2-2", "1-2"]], "leader": 0}
@@ -40,16 +40,16 @@ def test_pettingzoo_api_seed_and_render(options):
         render_test(functools.partial(fives_v0.env, **options))
 
 
-@pytest.mark.parametrize("game", ["all_fives", "fives_and_threes"])
-def test_pettingzoo_state_test(game):
-    env = fives_v0.env(game=game)
+@pytest.mark.parametrize("variant", ["all_fives", "fives_and_threes"])
+def test_pettingzoo_state_test(variant):
+    env = fives_v0.env(variant=variant)
     STATE_TEST.test_state_space(env)
     STATE_TEST.test_state(env, num_cycles=10)
 
 
 def test_contract_constants_and_spaces():
-    for game, actions, size in (("all_fives", 114, 331), ("fives_and_threes", 58, 245)):
-        env = fives_v0.raw_env(game=game)
+    for variant, actions, size in (("all_fives", 114, 331), ("fives_and_threes", 58, 245)):
+        env = fives_v0.raw_env(variant=variant)
         assert env.possible_agents == ["player_0", "player_1"]
         assert env.action_space("player_0").n == actions
         space = env.observation_space("player_1")
@@ -63,7 +63,7 @@ def test_contract_constants_and_spaces():
 
 @pytest.mark.skipif(not hasattr(pettingzoo, "make"), reason="PettingZoo < 1.27 has no registry")
 def test_registry_make():
-    env = pettingzoo.make("aec", fives_v0.ENV_ID, game="fives_and_threes", num_players=4)
+    env = pettingzoo.make("aec", fives_v0.ENV_ID, variant="fives_and_threes", num_players=4)
     env.reset(seed=1)
     assert env.unwrapped.config.teams and env.unwrapped.num_actions == 58
 
@@ -97,7 +97,7 @@ def test_worked_example_a1_rewards_every_scoring_play(reward):
 
 
 def test_worked_example_f2_in_fives_and_threes():
-    env = fives_v0.raw_env(game="fives_and_threes", episode="hand", reward="points")
+    env = fives_v0.raw_env(variant="fives_and_threes", episode="hand", reward="points")
     env.reset(options={"deal": {"hands": [["6-6", "1-2"], ["6-3", "0-1"]], "leader": 0}})
     env.step(env.action_from_text("play 6-6 left"))
     assert env.rewards == {"player_0": 4.0, "player_1": 0.0}
@@ -141,13 +141,13 @@ def test_illegal_moves_raise_or_penalize():
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"game": "five_up"}, "game must be one of"),
+        ({"variant": "five_up"}, "variant must be one of"),
         ({"teams": True}, "teams need exactly 4 players"),
         ({"episode": "round"}, "episode must be one of"),
         ({"reward": "marks"}, "reward must be one of"),
         ({"observation_encoder": "pixels"}, "unknown fives observation encoder"),
         ({"target_score": None}, "match episode needs a target_score"),
-        ({"game": "fives_and_threes", "draw_policy": "may_draw"}, "option of game='all_fives'"),
+        ({"variant": "fives_and_threes", "draw_policy": "may_draw"}, "option of variant='all_fives'"),
         ({"hand_size": 15}, "n \\* hand_size <= 28"),
         ({"render_mode": "video"}, "render_mode must be one of"),
     ],

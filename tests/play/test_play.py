@@ -165,6 +165,9 @@ def test_texas42_through_stdin_with_two_people_on_one_team():
         ({"bots": ["search:budget=0"]}, "cannot build bot 'search:budget=0'"),
         ({"bots": ["search:budget"]}, "options are KEY=VALUE"),
         ({"options": {"colour": "red"}}, "unknown line-game option(s) ['colour']; known: ['draw_policy'"),
+        ({"options": {"variant": "draw"}}, "option variant is set by the game choice"),
+        ({"game": "all_fives", "options": {"variant": "fives_and_threes"}}, "option variant is set by"),
+        ({"game": "mexican_train", "options": {"num_players": 3}}, "option num_players is set by"),
     ],
 )
 def test_bad_setups_are_explained(kwargs, message):

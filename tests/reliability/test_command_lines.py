@@ -73,7 +73,7 @@ def test_an_agent_that_cannot_be_built_stops_before_the_workers(agent, game, mes
 
 @pytest.mark.parametrize(("options", "bot", "message"), [
     (["--option", "num_players=3"], f"checkpoint:path={baseline_path('Texas42')}", "reads 380 inputs"),
-    (["--option", "preset=texas88"], "trained", "no benchmark task plays these rules"),
+    (["--option", "preset=texas88"], "trained", "no trained baseline is shipped for task 'Texas88'"),
 ])
 def test_a_bot_that_cannot_play_the_rules_stops_with_one_line(capsys, options, bot, message):
     """Three-player 42 and Texas 88 with policies trained on four-player 42: one error line naming

@@ -27,11 +27,11 @@ CONFIGS = [
     FivesConfig(num_players=n, teams=teams, score_unit="fives", target_score=12, draw_policy="may_draw")
     for n, teams in PLAYERS
 ] + [
-    FivesConfig(game="fives_and_threes", num_players=n, teams=teams, target_score=t, chip_out_bonus=bonus)
+    FivesConfig(variant="fives_and_threes", num_players=n, teams=teams, target_score=t, chip_out_bonus=bonus)
     for (n, teams), t, bonus in itertools.product(PLAYERS, (None, 61, "exact_61"), (0, 1))
 ] + [
     FivesConfig(num_players=2, hand_size=3, draw_reserve=21, target_score=None),
-    FivesConfig(game="fives_and_threes", num_players=3, hand_size=9, open_hands=True),
+    FivesConfig(variant="fives_and_threes", num_players=3, hand_size=9, open_hands=True),
 ]
 
 
@@ -46,7 +46,7 @@ def check_state(game: FivesGame) -> None:
     assert union == (1 << 28) - 1 and sum(p.bit_count() for p in parts) == 28
     placed = [game.centre, *itertools.chain.from_iterable(game.arms)] if game.centre else []
     assert sum(1 << r[0] for r in placed) == game.table and len(placed) == game.plays
-    assert 0 <= game.count <= MAX_COUNT[cfg.game]
+    assert 0 <= game.count <= MAX_COUNT[cfg.variant]
     if cfg.teams:
         assert game.scores[0] == game.scores[2] and game.scores[1] == game.scores[3]
     if game.is_terminal:

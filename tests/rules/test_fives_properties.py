@@ -46,7 +46,7 @@ def configs(draw: st.DrawFn) -> FivesConfig:
     }
     if draw(st.booleans()):
         options |= {
-            "game": "fives_and_threes",
+            "variant": "fives_and_threes",
             "chip_out_bonus": draw(st.sampled_from([0, 1])),
             "target_score": draw(st.sampled_from([None, 31, 61, "exact_61"])),
         }

@@ -42,19 +42,19 @@ def t(name: str) -> int:
 
 # ----- 2.1 / 4.1 options and presets -----------------------------------------------------------
 @pytest.mark.parametrize(
-    ("game", "preset", "players", "size", "teams"),
+    ("variant", "preset", "players", "size", "teams"),
     [("all_fives", "standard", 2, 9, False), ("all_fives", "standard", 3, 7, False),
      ("all_fives", "standard", 4, 5, True), ("all_fives", "classic", 2, 7, False),
      ("all_fives", "classic", 3, 5, False), ("all_fives", "classic", 4, 5, False),
      ("fives_and_threes", "standard", 2, 7, False), ("fives_and_threes", "standard", 3, 5, False),
      ("fives_and_threes", "standard", 4, 5, True)],
 )
-def test_hand_sizes_and_teams(game, preset, players, size, teams):
-    cfg = FivesConfig(game=game, preset=preset, num_players=players)
+def test_hand_sizes_and_teams(variant, preset, players, size, teams):
+    cfg = FivesConfig(variant=variant, preset=preset, num_players=players)
     assert (cfg.hand_size, cfg.teams) == (size, teams)
     g = FivesGame(cfg, np.random.default_rng(3))
     assert [h.bit_count() for h in g.hands] == [size] * players
-    if game == "all_fives":
+    if variant == "all_fives":
         assert len(g.stock) == 28 - size * players and g.out_of_play == 0
     else:
         assert g.stock == [] and g.out_of_play.bit_count() == 28 - size * players
@@ -67,9 +67,9 @@ def test_defaults_and_round_trip():
         "first_double", "must_play", 0, "lot_any", "winner", "both_halves", "nearest5", "others", "points",
         100, "immediate")
     assert af.chip_out_bonus is None and af.exact_target is None
-    ft = FivesConfig(game="fives_and_threes")
+    ft = FivesConfig(variant="fives_and_threes")
     assert (ft.chip_out_bonus, ft.exact_target, ft.target_score, ft.spinner) == (1, False, 61, None)
-    exact = FivesConfig(game="fives_and_threes", target_score="exact_61")
+    exact = FivesConfig(variant="fives_and_threes", target_score="exact_61")
     assert (exact.target_score, exact.exact_target) == (61, True)
     for cfg in (af, ft, exact, FivesConfig(preset="classic", num_players=4, teams=True)):
         assert FivesConfig(**asdict(cfg)) == cfg
@@ -79,14 +79,14 @@ def test_defaults_and_round_trip():
 
 def test_make_one_round_and_bounds():
     assert FivesConfig.make(one_round=True).target_score is None
-    one = FivesConfig.make(one_round=True, game="fives_and_threes", target_score="exact_61")
+    one = FivesConfig.make(one_round=True, variant="fives_and_threes", target_score="exact_61")
     assert (one.target_score, one.exact_target) == (None, False)
     assert FivesConfig.make(target_score=150).target_score == 150
     cfg = FivesConfig()  # 2p: 18 dealt, stock 10: plays <= 28, draws <= 10
     assert cfg.max_decisions == 2 * 28 + 10 + 1
-    assert FivesConfig(game="fives_and_threes").max_decisions == 2 * 14 + 1
+    assert FivesConfig(variant="fives_and_threes").max_decisions == 2 * 14 + 1
     assert cfg.max_play_points == 35 and FivesConfig(score_unit="fives").max_play_points == 7
-    assert FivesConfig(game="fives_and_threes").max_play_points == 8
+    assert FivesConfig(variant="fives_and_threes").max_play_points == 8
     sides = [FivesConfig(num_players=n).num_sides for n in (2, 3, 4)]
     assert sides == [2, 3, 2]
     assert [FivesConfig(num_players=4).side_of(s) for s in range(4)] == [0, 1, 0, 1]
@@ -97,14 +97,14 @@ def test_make_one_round_and_bounds():
     [({"num_players": 3, "teams": True}, "teams"), ({"num_players": 2, "hand_size": 15}, "28"),
      ({"num_players": 2, "draw_reserve": 10}, "draw_reserve"), ({"target_score": 0}, "target_score"),
      ({"score_unit": "fives", "hand_rounding": "exact"}, "score_unit"), ({"spinner": "all"}, "spinner"),
-     ({"game": "fives_and_threes", "spinner": "none"}, "spinner"),
-     ({"game": "fives_and_threes", "preset": "classic"}, "preset"),
+     ({"variant": "fives_and_threes", "spinner": "none"}, "spinner"),
+     ({"variant": "fives_and_threes", "preset": "classic"}, "preset"),
      ({"chip_out_bonus": 1}, "chip_out_bonus"), ({"target_score": "exact_61"}, "target_score"),
-     ({"game": "fives_and_threes", "chip_out_bonus": 2}, "chip_out_bonus"),
-     ({"game": "fives_and_threes", "exact_target": True, "target_score": None}, "exact_target"),
-     ({"game": "fives_and_threes", "target_score": "exact_61", "exact_target": False}, "exact_target"),
+     ({"variant": "fives_and_threes", "chip_out_bonus": 2}, "chip_out_bonus"),
+     ({"variant": "fives_and_threes", "exact_target": True, "target_score": None}, "exact_target"),
+     ({"variant": "fives_and_threes", "target_score": "exact_61", "exact_target": False}, "exact_target"),
      ({"num_players": 5}, "num_players"), ({"teams": 1}, "teams"), ({"hand_size": True}, "hand_size"),
-     ({"game": "muggins"}, "game"), ({"target_score": 1001}, "target_score"),
+     ({"variant": "muggins"}, "variant"), ({"target_score": 1001}, "target_score"),
      ({"draw_reserve": -1}, "draw_reserve"), ({"target_check": "never"}, "target_check")],
 )
 def test_bad_options_refused(options, words):
@@ -337,7 +337,7 @@ def test_next_leader_rules():
 
 
 # ----- 4 Fives and Threes ----------------------------------------------------------------------
-FT = {"game": "fives_and_threes"}
+FT = {"variant": "fives_and_threes"}
 
 
 def test_f1_f2_f3():

@@ -26,22 +26,22 @@ from domino_env.vector.fives import VectorFivesGame
 
 # Every option of RULES-new-games.md 2.1 and 4.1 and of the environment (episode, reward) appears.
 CONFIGS = [
-    dict(game="all_fives", num_players=2),
-    dict(game="all_fives", num_players=3, episode="hand", reward="points"),
-    dict(game="all_fives", num_players=4, teams=True, reward="win_loss", target_score=50),
-    dict(game="all_fives", num_players=4, preset="classic", spinner="none", draw_policy="may_draw",
+    dict(variant="all_fives", num_players=2),
+    dict(variant="all_fives", num_players=3, episode="hand", reward="points"),
+    dict(variant="all_fives", num_players=4, teams=True, reward="win_loss", target_score=50),
+    dict(variant="all_fives", num_players=4, preset="classic", spinner="none", draw_policy="may_draw",
          draw_reserve=2, episode="hand"),
-    dict(game="all_fives", num_players=2, lead_rule="highest_double", next_leader="rotate",
+    dict(variant="all_fives", num_players=2, lead_rule="highest_double", next_leader="rotate",
          double_count="one_half", hand_rounding="exact", blocked_scoring="others_minus_own", target_score=60),
-    dict(game="all_fives", num_players=3, score_unit="fives", target_check="end_of_hand", target_score=10,
+    dict(variant="all_fives", num_players=3, score_unit="fives", target_check="end_of_hand", target_score=10,
          reward="win_loss"),
-    dict(game="all_fives", num_players=2, preset="classic", hand_size=5, open_hands=True, target_score=40),
-    dict(game="all_fives", num_players=4, teams=True, target_check="end_of_hand", draw_reserve=4,
+    dict(variant="all_fives", num_players=2, preset="classic", hand_size=5, open_hands=True, target_score=40),
+    dict(variant="all_fives", num_players=4, teams=True, target_check="end_of_hand", draw_reserve=4,
          draw_policy="may_draw", target_score=60, lead_rule="highest_double"),
-    dict(game="fives_and_threes", num_players=2),
-    dict(game="fives_and_threes", num_players=4, teams=True, target_score="exact_61", reward="points"),
-    dict(game="fives_and_threes", num_players=3, episode="hand", chip_out_bonus=0, reward="win_loss"),
-    dict(game="fives_and_threes", num_players=4, teams=False, open_hands=True, target_score=20),
+    dict(variant="fives_and_threes", num_players=2),
+    dict(variant="fives_and_threes", num_players=4, teams=True, target_score="exact_61", reward="points"),
+    dict(variant="fives_and_threes", num_players=3, episode="hand", chip_out_bonus=0, reward="win_loss"),
+    dict(variant="fives_and_threes", num_players=4, teams=False, open_hands=True, target_score=20),
 ]
 CONFIG_IDS = {"ids": lambda o: "-".join(f"{k}={v}" for k, v in o.items())}
 
@@ -142,8 +142,9 @@ def test_vector_equals_reference_long(options: dict) -> None:
 def test_voids_are_sound() -> None:
     """Every void the encoder states holds for a seat not to act (the only seats whose voids an
     observation shows): it really has no tile of that number. (The seat to act may be drawing.)"""
-    for options in (dict(game="all_fives", num_players=3), dict(game="all_fives", draw_policy="may_draw"),
-                    dict(game="fives_and_threes", num_players=4)):
+    for options in (dict(variant="all_fives", num_players=3),
+                    dict(variant="all_fives", draw_policy="may_draw"),
+                    dict(variant="fives_and_threes", num_players=4)):
         config = FIVES.config(**options)
         game, rng = FivesGame(config, np.random.default_rng(3)), np.random.default_rng(4)
         for _ in range(400):
@@ -187,7 +188,7 @@ def _state(vec: VectorFivesGame) -> dict[str, Any]:
 
 @pytest.mark.parametrize("bad", ["illegal", "out_of_range", "negative", "float", "bool", "shape"])
 def test_illegal_action_is_refused_and_leaves_state_untouched(bad: str) -> None:
-    vec = VectorFivesGame(8, seed=1, game="all_fives", num_players=2)
+    vec = VectorFivesGame(8, seed=1, variant="all_fives", num_players=2)
     batch = vec.reset()
     actions = batch.mask.argmax(axis=1)
     before = _state(vec)

@@ -50,7 +50,7 @@ def end_names(config: FivesConfig) -> tuple[str, ...]:
 
 def seat_message(view: FivesView, action_text: ActionText) -> dict[str, Any]:
     cfg = view.config
-    stride = END_STRIDE[cfg.game]
+    stride = END_STRIDE[cfg.variant]
     draw_action = stride * NUM_TILES
     legal = []
     for a in iter_bits(view.legal_mask):
@@ -58,8 +58,8 @@ def seat_message(view: FivesView, action_text: ActionText) -> dict[str, Any]:
         legal.append({"action": a, "text": action_text(a), "tile": tile, "side": end})
     plays = [(s, a, points) for s, a, points, _ends in view.history if a < draw_action]
     return {
-        "title": f"{TITLES[cfg.game]} ({cfg.preset})",
-        "variant": cfg.game,
+        "title": f"{TITLES[cfg.variant]} ({cfg.preset})",
+        "variant": cfg.variant,
         "preset": cfg.preset,
         "num_players": cfg.num_players,
         "teams": cfg.teams,

@@ -69,8 +69,8 @@ from domino_env.frontends.web.replay import (
 from domino_env.frontends.web.store import Store, default_db_path
 from domino_env.games import BOARDPAN_TURN_SECONDS, game_of_config, get_game
 from domino_env.rules.errors import IllegalActionError
-from domino_env.rules.fives import GAMES as FIVES_GAMES
 from domino_env.rules.fives import PRESETS as FIVES_PRESETS
+from domino_env.rules.fives import VARIANTS as FIVES_VARIANTS
 from domino_env.rules.line import PRESETS as LINE_PRESETS
 from domino_env.rules.mexican_train import PRESETS as MEXICAN_TRAIN_PRESETS
 from domino_env.rules.texas42 import PRESETS as TEXAS42_PRESETS
@@ -407,8 +407,8 @@ def fives_games() -> list[dict[str, Any]]:
     two teams or alone), the bots their standard rules seat and the target of those rules."""
     record = get_game("fives")
     games = []
-    for choice in FIVES_GAMES:
-        config = record.config(game=choice)
+    for choice in FIVES_VARIANTS:
+        config = record.config(variant=choice)
         games.append({
             "name": choice,
             "title": FIVES_TITLES[choice],

@@ -130,8 +130,12 @@ def test_unknown_games_options_and_values_are_named() -> None:
 
 
 def test_fives_and_threes_through_the_registered_name() -> None:
-    """``fives`` has a rules option called ``game``: under the registered name it is that option."""
-    config = env_config("fives", game="fives_and_threes", episode="hand")
+    """``fives`` picks Fives and Threes with its ``variant`` option: the config names the game as every
+    other game's does, and the registered name, ``game=`` or the config's ``"game"`` key all play it."""
+    config = env_config("fives", variant="fives_and_threes", episode="hand")
+    assert config == {"game": "fives", "variant": "fives_and_threes", "episode": "hand"}
     env = _global_registry.get(ENV_CREATOR, ENV_NAMES["fives"])(config)
-    assert env.game_name == "fives" and env.aec.unwrapped.config.game == "fives_and_threes"
-    assert DominoMultiAgentEnv(config, game="fives").aec.unwrapped.config.game == "fives_and_threes"
+    assert env.game_name == "fives" and env.aec.unwrapped.config.variant == "fives_and_threes"
+    assert DominoMultiAgentEnv(config).aec.unwrapped.config.variant == "fives_and_threes"
+    options = {k: v for k, v in config.items() if k != "game"}
+    assert DominoMultiAgentEnv(options, game="fives").aec.unwrapped.config.variant == "fives_and_threes"
