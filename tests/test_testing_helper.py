@@ -65,9 +65,9 @@ def test_an_engine_repairing_illegal_moves_fails_the_illegal_moves_check(swap_re
 
 
 def test_registry_test_reports_the_checks_that_do_not_apply() -> None:
-    three = {"num_players": 3}  # no batched engine plays three-player 42
-    assert registry_test("texas42", examples=[three], checks=["record", "batched_engine"]) == [
-        f"batched_engine ({three}): no batched engine plays texas42 {three}"
+    doubles = {"double_bonus": "any"}  # no batched engine keeps several open doubles
+    assert registry_test("mexican_train", examples=[doubles], checks=["record", "batched_engine"]) == [
+        f"batched_engine ({doubles}): no batched engine plays mexican_train {doubles}"
     ]
     assert registry_test("dominoes", examples=[BLOCK], checks=["record", "batched_engine"]) == []
 

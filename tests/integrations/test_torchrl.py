@@ -158,7 +158,7 @@ def test_bad_input_is_refused():
     after = env.step(td.clone().set("action", env.action_spec.rand()))  # the games are still playable
     assert after["next", "observation"].shape == (4, env.engine.obs_dim)
     with pytest.raises(ValueError, match="no batched engine plays"):
-        DominoTorchRLEnv("texas42", 4, num_players=3)
+        DominoTorchRLEnv("mexican_train", 4, double_bonus="any")
     with pytest.raises(ValueError, match="num_envs must be"):
         DominoTorchRLEnv(num_envs=0)
 

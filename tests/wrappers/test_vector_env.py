@@ -190,7 +190,7 @@ def test_bad_input_is_refused_and_leaves_the_games_alone():
     with pytest.raises(ValueError, match="opponents must map exactly the seats"):
         DominoVectorEnv(num_envs=4, variant="block", num_players=3, opponents={1: "random"})
     with pytest.raises(ValueError, match="no batched engine plays"):
-        DominoVectorEnv("texas42", 4, num_players=3)
+        DominoVectorEnv("mexican_train", 4, double_bonus="any")
     with pytest.raises(ValueError, match="num_envs must be"):
         DominoVectorEnv(num_envs=0)
     with pytest.raises(TypeError, match="an opponent is"):
