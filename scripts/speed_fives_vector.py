@@ -65,23 +65,26 @@ def interleaved(runs: dict[str, Callable[[], int]], seconds: float, rounds: int 
     return {name: steps[name] / spent[name] for name in runs}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def compare(cases: dict[str, tuple[str, dict[str, Any]]], reference: str, description: str) -> None:
+    """The command line of this script and its siblings: time ``cases`` (engine path, options), each
+    against ``reference`` (one of them, always run) in the same interleaved run, and print the rates."""
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=4096, help="games stepped at once")
     parser.add_argument("--seconds", type=float, default=3.0, help="timing budget per case")
-    parser.add_argument("--only", action="append", choices=sorted(CASES), help="cases (Block 2p always runs)")
+    parser.add_argument("--only", action="append", choices=sorted(cases),
+                        help=f"cases ({reference} always runs)")
     args = parser.parse_args()
-    names = [REFERENCE] + [n for n in CASES if n != REFERENCE and (not args.only or n in args.only)]
-    runs = {name: runner(*CASES[name], args.games, steps=8) for name in names}
+    names = [reference] + [n for n in cases if n != reference and (not args.only or n in args.only)]
+    runs = {name: runner(*cases[name], args.games, steps=8) for name in names}
     for run in runs.values():
         run()  # warm caches and first deals, not timed
     rates = interleaved(runs, args.seconds)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{args.games} games per batch, random legal actions, {args.seconds:g} s each (load {load})")
+    width = max(map(len, names)) + 2
     for name in names:
-        ratio = rates[name] / rates[REFERENCE]
-        print(f"  {name:<26} {rates[name]:>12,.0f} agent-steps/s   {ratio:.2f}x Block 2p")
-
+        ratio = rates[name] / rates[reference]
+        print(f"  {name:<{width}} {rates[name]:>12,.0f} agent-steps/s   {ratio:.2f}x {reference}")
 
 if __name__ == "__main__":
-    main()
+    compare(CASES, REFERENCE, __doc__)

@@ -13,11 +13,9 @@ not the absolute rates across runs. The load average is printed with the figures
 
 from __future__ import annotations
 
-import argparse
-import os
 from typing import Any
 
-from speed_fives_vector import interleaved, runner
+from speed_fives_vector import compare
 
 TEXAS42 = "domino_env.vector.texas42:VectorTexas42Game"
 REFERENCE = "Texas 42 (4 seats)"
@@ -31,23 +29,5 @@ CASES: dict[str, dict[str, Any]] = {
 }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=4096, help="games stepped at once")
-    parser.add_argument("--seconds", type=float, default=3.0, help="timing budget per case")
-    parser.add_argument("--only", action="append", choices=sorted(CASES), help="cases (4-seat always runs)")
-    args = parser.parse_args()
-    names = [REFERENCE] + [n for n in CASES if n != REFERENCE and (not args.only or n in args.only)]
-    runs = {name: runner(TEXAS42, CASES[name], args.games, steps=8) for name in names}
-    for run in runs.values():
-        run()  # warm caches and first deals, not timed
-    rates = interleaved(runs, args.seconds)
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"{args.games} games per batch, random legal actions, {args.seconds:g} s each (load {load})")
-    for name in names:
-        ratio = rates[name] / rates[REFERENCE]
-        print(f"  {name:<28} {rates[name]:>12,.0f} agent-steps/s   {ratio:.2f}x {REFERENCE}")
-
-
 if __name__ == "__main__":
-    main()
+    compare({name: (TEXAS42, options) for name, options in CASES.items()}, REFERENCE, __doc__)
