@@ -11,7 +11,6 @@ for bit), every seat's reward, match scores and done flags.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import numpy as np
 import pytest
@@ -23,6 +22,7 @@ from domino_env.rules.fives import NUM_TILES, FivesGame
 from domino_env.rules.tiles import DOUBLE_SIX
 from domino_env.vector.batch import sample_legal
 from domino_env.vector.fives import VectorFivesGame
+from vector.refusals import BAD_ACTIONS, check_bad_actions_refused
 
 # Every option of RULES-new-games.md 2.1 and 4.1 and of the environment (episode, reward) appears.
 CONFIGS = [
@@ -182,31 +182,9 @@ def test_same_seed_same_deals_other_seed_other_deals() -> None:
     assert not np.array_equal(first[0], other[0])
 
 
-def _state(vec: VectorFivesGame) -> dict[str, Any]:
-    return {k: v.copy() for k, v in vars(vec).items() if isinstance(v, np.ndarray)}
-
-
-@pytest.mark.parametrize("bad", ["illegal", "out_of_range", "negative", "float", "bool", "shape"])
+@pytest.mark.parametrize("bad", BAD_ACTIONS)
 def test_illegal_action_is_refused_and_leaves_state_untouched(bad: str) -> None:
-    vec = VectorFivesGame(8, seed=1, variant="all_fives", num_players=2)
-    batch = vec.reset()
-    actions = batch.mask.argmax(axis=1)
-    before = _state(vec)
-    bad_actions: Any = {
-        "illegal": np.where(np.arange(8) == 3, np.flatnonzero(~batch.mask[3])[0], actions),
-        "out_of_range": np.where(np.arange(8) == 2, vec.num_actions, actions),
-        "negative": np.where(np.arange(8) == 5, -1, actions),
-        "float": actions.astype(float),
-        "bool": batch.mask[:, 0],
-        "shape": actions[:4],
-    }[bad]
-    with pytest.raises(ValueError, match="illegal action|must be|shape"):
-        vec.step(bad_actions)
-    after = _state(vec)
-    assert before.keys() == after.keys()
-    for name, value in before.items():
-        np.testing.assert_array_equal(after[name], value, err_msg=name)
-    vec.step(actions)  # and the legal ones still play
+    check_bad_actions_refused(VectorFivesGame(8, seed=1, variant="all_fives", num_players=2), bad)
 
 
 def test_dealer_deals_and_fixed_leaders_are_checked() -> None:

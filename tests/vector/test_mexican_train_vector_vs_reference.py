@@ -11,7 +11,6 @@ bit), every seat's reward, match scores and done flags.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import numpy as np
 import pytest
@@ -30,6 +29,7 @@ from domino_env.rules.mexican_train import (
 )
 from domino_env.vector.batch import hidden_hands, sample_legal
 from domino_env.vector.mexican_train import VectorMexicanTrainGame
+from vector.refusals import BAD_ACTIONS, check_bad_actions_refused
 
 # 2 to 8 players, both presets and every option of RULES-new-games.md 3.1 the batched engine plays,
 # and the environment's episode and reward options. Small hands end rounds often.
@@ -207,31 +207,9 @@ def test_same_seed_same_deals_other_seed_other_deals() -> None:
     assert not np.array_equal(first[0], other[0])
 
 
-def _state(vec: VectorMexicanTrainGame) -> dict[str, Any]:
-    return {k: v.copy() for k, v in vars(vec).items() if isinstance(v, np.ndarray)}
-
-
-@pytest.mark.parametrize("bad", ["illegal", "out_of_range", "negative", "float", "bool", "shape"])
+@pytest.mark.parametrize("bad", BAD_ACTIONS)
 def test_illegal_action_is_refused_and_leaves_state_untouched(bad: str) -> None:
-    vec = VectorMexicanTrainGame(8, seed=1, num_players=4)
-    batch = vec.reset()
-    actions = batch.mask.argmax(axis=1)
-    before = _state(vec)
-    bad_actions: Any = {
-        "illegal": np.where(np.arange(8) == 3, np.flatnonzero(~batch.mask[3])[0], actions),
-        "out_of_range": np.where(np.arange(8) == 2, vec.num_actions, actions),
-        "negative": np.where(np.arange(8) == 5, -1, actions),
-        "float": actions.astype(float),
-        "bool": batch.mask[:, 0],
-        "shape": actions[:4],
-    }[bad]
-    with pytest.raises(ValueError, match="illegal action|must be|shape"):
-        vec.step(bad_actions)
-    after = _state(vec)
-    assert before.keys() == after.keys()
-    for name, value in before.items():
-        np.testing.assert_array_equal(after[name], value, err_msg=name)
-    vec.step(actions)  # and the legal ones still play
+    check_bad_actions_refused(VectorMexicanTrainGame(8, seed=1, num_players=4), bad)
 
 
 def test_reset_deals_the_given_hands_and_boneyard() -> None:
