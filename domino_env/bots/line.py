@@ -16,11 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from domino_env.bots.base import register_bot
-from domino_env.rules.line import LineGame, LineView
+from domino_env.rules.line import LineConfig, LineGame, LineView
 from domino_env.rules.tiles import iter_bits
 from domino_env.search.determinize import sample_world
 from domino_env.search.guidance import SearchGuidance
-from domino_env.search.line_solver import LineSolver, margin
+from domino_env.search.line_solver import LineSolver, Position, margin
+from domino_env.search.line_solver_compiled import CompiledLineSolver
+from domino_env.search.line_worlds import sample_hands
 
 
 @dataclass(frozen=True)
@@ -137,10 +139,16 @@ class LineSearchAgent:
     ``rollout`` for every seat (``"greedy"``: the tips on each seat's view; ``"auto"``: the automatic
     move of docs/rules.md 2.5, faster and weaker; ``"network"``: the network's most probable move) until
     nothing is left to draw and at most ``exact_tiles`` tiles are in hands; from there it is solved
-    exactly (``LineSolver``). The move with the best mean side margin (round points) is played; equal
-    means go to greedy's choice, and a forced move is played without search. Like greedy it never
-    draws while it can play (a drawn tile adds pips, and at budget 40 in Draw 3p the search that
-    weighed drawing lost to greedy: -1.75 [-3.93, +0.43] points per round over 40 deals).
+    exactly. ``batched`` (the default) solves every endgame of the decision in one call of the
+    compiled solver (``search.line_solver_compiled``, sets up to double-nine), and where the current
+    position is already solvable draws all its worlds at once (``search.line_worlds``) and places the
+    candidates on their hands without an engine; ``batched=false`` is the one-world-at-a-time search
+    on engine clones with the plain-Python ``LineSolver``, kept as the reference to check and time
+    against (the same move on the same worlds). The move with the best mean side margin (round
+    points) is played; equal means go to greedy's choice, and a forced move is played without
+    search. Like greedy it never draws while it can play (a drawn tile adds pips, and at budget 40
+    in Draw 3p the search that weighed drawing lost to greedy: -1.75 [-3.93, +0.43] points per round
+    over 40 deals).
 
     ``network`` (a trained checkpoint's path) guides the search: the rollout policy (``rollout``
     defaults to ``"network"`` then), the candidate order and ties (its logits instead of greedy's
@@ -148,23 +156,29 @@ class LineSearchAgent:
     """
 
     def __init__(self, budget: int = 200, rollout: str | None = None, exact_tiles: int = EXACT_TILES,
-                 network: str | None = None, top_moves: int | None = None, leaf_plies: int | None = None):
+                 network: str | None = None, top_moves: int | None = None, leaf_plies: int | None = None,
+                 batched: bool = True):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
+        if not isinstance(batched, bool):
+            raise ValueError(f"batched must be true or false, got {batched!r}")
+        self.batched = batched
         self.guidance = SearchGuidance("dominoes", SCRIPTED_ROLLOUTS, network, rollout, top_moves, leaf_plies)
         self.budget = budget
         self.exact_tiles = exact_tiles
         self.network = self.guidance.network
         self._greedy = GreedyLineAgent()
         self._rollout_agent = self.network if self.guidance.rollout == "network" else self._greedy
+        self._solvers: dict[LineConfig, CompiledLineSolver] = {}
 
-    def evaluate(self, game: LineGame, side: int, rng: np.random.Generator, solver: LineSolver) -> float:
-        """``side``'s round margin: rollout moves, then the exact solution of the endgame (or the
-        network's value once ``leaf_plies`` rollout moves are played)."""
+    def play_out(self, game: LineGame, side: int, rng: np.random.Generator) -> float | Position:
+        """``side``'s round margin (a finished round, or the network's value once ``leaf_plies``
+        rollout moves are played), or the endgame position left to solve exactly: rollout moves
+        are played until nothing is drawable and at most ``exact_tiles`` tiles are in hands."""
         plies = 0
         while not game.is_terminal:
             if solvable(game, self.exact_tiles):
-                return solver.margin_of(solver.position(game), side)
+                return LineSolver.position(game)
             leaf = self.guidance.leaf_value(game, plies, game.config.side_of(game.current) == side)
             if leaf is not None:
                 return leaf
@@ -175,6 +189,16 @@ class LineSearchAgent:
             plies += 1
         points = game.results[-1].round_points
         return margin(tuple(points[k] for k in range(game.config.num_sides)), side)
+
+    def solver(self, config: LineConfig) -> CompiledLineSolver | LineSolver:
+        """The endgame solver of ``config``'s worlds: the compiled one where the tile set allows,
+        kept for the agent's life (its fixed-size table stays valid); else a fresh reference solver
+        (its memo grows with every position, so it lives for one decision)."""
+        if not (self.batched and CompiledLineSolver.supports(config)):
+            return LineSolver(config)
+        if config not in self._solvers:
+            self._solvers[config] = CompiledLineSolver(config)
+        return self._solvers[config]
 
     def candidates(self, view: LineView) -> list[int]:
         """The moves to search, preferred first (ties go to the first): every placement (every
@@ -190,15 +214,61 @@ class LineSearchAgent:
         if len(candidates) == 1:
             return candidates[0]
         side = view.config.side_of(view.seat)
+        num_worlds = max(1, self.budget // len(candidates))
+        worlds = None
+        if self.batched and view.drawable == 0 and sum(view.hand_sizes) <= self.exact_tiles:
+            worlds = sample_hands(view, rng, num_worlds)
+        if worlds is None:
+            values, endgames, cells = self.rollouts(view, candidates, side, rng, num_worlds)
+        else:
+            values, endgames, cells = self.placements(view, candidates, side, worlds)
+        if endgames:  # every endgame of the decision in one batch
+            solved = self.solver(view.config).margins(endgames, [side] * len(endgames))
+            values[tuple(np.array(cells).T)] = solved
         totals = np.zeros(len(candidates))
-        solver = LineSolver(view.config)
-        for _ in range(max(1, self.budget // len(candidates))):
+        for row in values:  # summed world by world, in the order the worlds were drawn
+            totals += row
+        return candidates[int(np.argmax(totals))]  # the first of equal totals: the preferred move
+
+    def rollouts(self, view: LineView, candidates: list[int], side: int, rng: np.random.Generator,
+                 num_worlds: int) -> tuple[np.ndarray, list[Position], list[tuple[int, int]]]:
+        """``(margins, endgames, their cells)``: every candidate played out (``play_out``) in each of
+        ``num_worlds`` worlds of ``sample_world``; ``margins[w, i]`` is filled where no endgame is left."""
+        values = np.zeros((num_worlds, len(candidates)))
+        endgames: list[Position] = []
+        cells: list[tuple[int, int]] = []
+        for w in range(num_worlds):
             world = sample_world(view, rng)
             for i, a in enumerate(candidates):
                 game = world.clone()
                 game.apply(a)
-                totals[i] += self.evaluate(game, side, rng, solver)
-        return candidates[int(np.argmax(totals))]  # the first of equal totals: the preferred move
+                outcome = self.play_out(game, side, rng)
+                if isinstance(outcome, tuple):
+                    endgames.append(outcome)
+                    cells.append((w, i))
+                else:
+                    values[w, i] = outcome
+        return values, endgames, cells
+
+    @staticmethod
+    def placements(view: LineView, candidates: list[int], side: int, worlds: list[tuple[int, ...]]
+                   ) -> tuple[np.ndarray, list[Position], list[tuple[int, int]]]:
+        """``rollouts`` where the root is solvable: no engine, each candidate placed on the sampled
+        hands (``sample_hands``) with the solver's own move rules."""
+        rules = LineSolver(view.config)
+        values = np.zeros((len(worlds), len(candidates)))
+        endgames: list[Position] = []
+        cells: list[tuple[int, int]] = []
+        for w, hands in enumerate(worlds):
+            root = (hands, view.left_end, view.right_end, view.seat, view.passes_in_row)
+            for i, a in enumerate(candidates):
+                final, child = rules.after(root, a)
+                if final:
+                    values[w, i] = margin(child, side)
+                else:
+                    endgames.append(child)
+                    cells.append((w, i))
+        return values, endgames, cells
 
 
 register_bot("dominoes", "greedy")(GreedyLineAgent)

@@ -40,7 +40,8 @@ def _int_at_least(minimum: int, what: str) -> Callable[[str], int]:
     return parse
 
 
-def _option(text: str) -> tuple[str, object]:
+def rule_option(text: str) -> tuple[str, object]:
+    """``--option key=value``: the value read as JSON when it parses, else as text."""
     key, sep, value = text.partition("=")
     if not sep:
         raise argparse.ArgumentTypeError(f"--option takes key=value, got {text!r}")
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--game", default="dominoes", choices=available_games())
-    parser.add_argument("--option", type=_option, action="append", default=[], help="rule option key=value")
+    parser.add_argument("--option", type=rule_option, action="append", default=[], help="rule option k=v")
     parser.add_argument("--match", action="store_true", help="play whole matches / games, not rounds / hands")
     parser.add_argument("--agents", nargs="+", required=True)
     parser.add_argument("--deals", type=_int_at_least(1, "a positive integer"), default=100)

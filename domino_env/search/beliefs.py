@@ -56,6 +56,7 @@ here imports an RL library.
 from __future__ import annotations
 
 import bisect
+import functools
 import heapq
 import math
 from collections.abc import Callable, Sequence
@@ -198,6 +199,14 @@ def uniform_allocation(
 Classes = tuple[tuple[int, int, int], ...]  # (bins allowed from here on, marked, items) per class
 
 
+@functools.lru_cache(maxsize=16)
+def _class_counter(allowed: tuple[int, ...], room: tuple[int, ...], at_least: tuple[int, int, int] | None
+                   ) -> _ClassCounter:
+    """One counter per set of constraints, kept with its memos: the search samples many worlds
+    from one view, and every one of them asks the same counts (it draws nothing itself)."""
+    return _ClassCounter(allowed, room, at_least)
+
+
 class _ClassCounter:
     """Counts the completions of ``_grouped_allocation`` from a bin position and its classes."""
 
@@ -209,6 +218,7 @@ class _ClassCounter:
         for p in range(len(room) - 1, -1, -1):
             self.suffix[p] = self.suffix[p + 1] | 1 << self.order[p]
         self.memo: dict[tuple[int, Classes, int], int] = {}
+        self.fills_memo: dict[tuple[int, Classes, int], list[tuple[tuple[int, ...], int, int]]] = {}
 
     def merged(self, p: int, counts: Sequence[tuple[int, int, int]]) -> Classes:
         """``counts`` as classes of position ``p``: keys cut to the bins left, equal keys added up."""
@@ -225,6 +235,12 @@ class _ClassCounter:
     def fills(self, p: int, counts: Classes, got: int) -> list[tuple[tuple[int, ...], int, int]]:
         """``(items taken per class, ways to take them, at_least items held after)`` of every way
         the bin at position ``p`` can take its room from ``counts``."""
+        state = (p, counts, got)
+        if state not in self.fills_memo:
+            self.fills_memo[state] = self._fills(p, counts, got)
+        return self.fills_memo[state]
+
+    def _fills(self, p: int, counts: Classes, got: int) -> list[tuple[tuple[int, ...], int, int]]:
         b = self.order[p]
         caps = [c if key >> b & 1 else 0 for key, _marked, c in counts]
         out: list[tuple[tuple[int, ...], int, int]] = []
@@ -267,7 +283,7 @@ def _grouped_allocation(
     a class in ``C(count, k)`` ways; the counts drawn, which items is a uniform choice in each class,
     so the assignment is uniform.
     """
-    counter = _ClassCounter(allowed, room, at_least)
+    counter = _class_counter(tuple(allowed), tuple(room), at_least)
     marks = [(at_least[1] if at_least else 0) >> i & 1 for i in range(len(allowed))]
     counts = counter.merged(0, [(a, m, 1) for a, m in zip(allowed, marks, strict=True)])
     got = 0

@@ -15,6 +15,9 @@ alpha-beta on the margin with bounds memoized per position instead: several time
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+
+import numpy as np
 
 from domino_env.rules.line import LineConfig, LineGame
 
@@ -114,6 +117,11 @@ class LineSolver:
                 out.append((action, False, (after, new_left, new_right, nxt, 0)))
         return out
 
+    def after(self, pos: Position, action: int) -> tuple[bool, Position | tuple[int, ...]]:
+        """``(ends the round, next position or final points)`` of legal placement ``action`` at ``pos``."""
+        moves = {a: (final, child) for a, final, child in self.children(pos)}
+        return moves[action] if action in moves else moves[action ^ 1]  # a side kept once (``children``)
+
     def value(self, pos: Position) -> tuple[int, ...]:
         """Exact round points per side of ``pos`` (ties between moves: the lowest action id)."""
         found = self.table.get(pos)
@@ -137,6 +145,10 @@ class LineSolver:
         mover = self.side[pos[3]]
         value = self._negamax(pos, -math.inf, math.inf)
         return value if mover == side else -value
+
+    def margins(self, positions: Sequence[Position], sides: Sequence[int]) -> np.ndarray:
+        """``margin_of`` each position for its side (the batch interface of ``CompiledLineSolver``)."""
+        return np.array([self.margin_of(p, s) for p, s in zip(positions, sides, strict=True)], float)
 
     def _negamax(self, pos: Position, alpha: float, beta: float) -> float:
         """Two sides: the mover's side's points minus the other's, exact when it lies strictly

@@ -24,7 +24,6 @@ from domino_env.rules.texas42 import (  # noqa: E402
     Texas42Game,
 )
 from domino_env.search.determinize import sample_world  # noqa: E402
-from domino_env.search.line_solver import LineSolver  # noqa: E402
 
 BLOCK2P = str(baseline_path("Block2p"))
 GUIDED = [
@@ -85,15 +84,14 @@ def test_leaf_values_are_the_critics_margin_for_the_searching_side() -> None:
     agent = make_bot("dominoes", "search", network=BLOCK2P, leaf_plies=0, exact_tiles=0)
     game = LineGame(LineConfig(variant="block"), np.random.default_rng(3))
     world = sample_world(game.view(game.current), np.random.default_rng(4))
-    solver = LineSolver(world.config)
     side = world.config.side_of(world.current)
     expected = agent.network.value(world.view(world.current))
-    assert agent.evaluate(world.clone(), side, np.random.default_rng(0), solver) == pytest.approx(expected)
+    assert agent.play_out(world.clone(), side, np.random.default_rng(0)) == pytest.approx(expected)
     other = 1 - side  # the other side must wait for one move: then its own seat's view is scored
     after = world.clone()
     after.apply(agent.network.act(after.view(after.current), np.random.default_rng(0)))
     expected = agent.network.value(after.view(after.current))
-    assert agent.evaluate(world.clone(), other, np.random.default_rng(0), solver) == pytest.approx(expected)
+    assert agent.play_out(world.clone(), other, np.random.default_rng(0)) == pytest.approx(expected)
 
 
 def test_guided_search_beats_random_on_duplicate_deals() -> None:

@@ -1,0 +1,307 @@
+"""The exact line-game endgame solver of ``line_solver`` compiled with numba, for a batch of positions.
+
+``LineSolver`` (plain Python) is the readable reference; this is the same search, node for node, on
+machine integers: hands are ``uint64`` bit sets (tile sets of at most 64 tiles, double-nine and
+below), a position's round result is ``(winning side or -1, points)`` since a round pays one side at
+most (docs/rules.md 2.3), and the memo is a fixed-size transposition table of arrays that keeps
+whole positions as keys (a slot whose key differs is simply overwritten), so it stays valid for the
+solver's lifetime and is shared by every world and every move the search solves. Two sides:
+alpha-beta on the margin with bounds in the table; more sides: max-n with ties to the lowest action
+id, as ``LineSolver.value``. ``tests/search/test_line_solver_compiled.py`` checks both against
+``LineSolver`` on random endgames.
+
+The compiled code is cached on disk by numba (``cache=True``): the first process to use it compiles
+it (a few seconds), later ones load it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from domino_env.rules.line import LineConfig
+from domino_env.search.line_solver import Position
+
+MAX_TILES = 64  # one uint64 word per hand
+_INF = 1 << 40
+_HASH_MUL = np.uint64(0xBF58476D1CE4E5B9)
+_HASH_SEED = np.uint64(0x9E3779B97F4A7C15)
+_SHIFT = np.uint64(31)
+_ZERO = np.int64(0)  # a literal 0 in a recursive call would be cast, which numba cannot cache (numba#6061)
+
+
+@njit(cache=True)
+def _meta(left: int, right: int, mover: int, passes: int) -> int:
+    """Ends, mover and passes packed in one integer (every field below 64)."""
+    return (((left + 1) * 64 + right + 1) * 64 + mover) * 64 + passes
+
+
+@njit(cache=True)
+def _slot(hands, meta, table_mask):
+    h = np.uint64(meta) * _HASH_SEED
+    for s in range(hands.shape[0]):
+        h = (h ^ hands[s]) * _HASH_MUL
+        h ^= h >> _SHIFT
+    return np.int64(h & table_mask)
+
+
+@njit(cache=True)
+def _found(hands, meta, slot, keys, metas):
+    if metas[slot] != meta:
+        return False
+    for s in range(hands.shape[0]):
+        if keys[slot, s] != hands[s]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _store(hands, meta, slot, keys, metas):
+    metas[slot] = meta
+    for s in range(hands.shape[0]):
+        keys[slot, s] = hands[s]
+
+
+@njit(cache=True)
+def _hand_pips(hand, byte_pips):
+    total = 0
+    for j in range(8):
+        total += byte_pips[j, np.int64((hand >> np.uint64(8 * j)) & np.uint64(255))]
+    return total
+
+
+@njit(cache=True)
+def _round_result(hands, winner, seat_side, byte_pips, minus_own):
+    """``(side paid, points)`` when the round ends: seat ``winner`` went out, or -1 for blocked
+    (``LineSolver.round_points``); side -1 when a blocked round's lowest count is shared by sides."""
+    n = hands.shape[0]
+    if winner < 0:
+        low = _INF
+        for s in range(n):
+            p = _hand_pips(hands[s], byte_pips)
+            if p < low:
+                low, winner = p, s
+        for s in range(n):
+            if seat_side[s] != seat_side[winner] and _hand_pips(hands[s], byte_pips) == low:
+                return -1, 0
+    side = seat_side[winner]
+    won = 0
+    for s in range(n):
+        if seat_side[s] != side:
+            won += _hand_pips(hands[s], byte_pips)
+    if minus_own:
+        won -= _hand_pips(hands[winner], byte_pips)
+    return side, won
+
+
+@njit(cache=True)
+def _placed_ends(t, side, left, right, low, high):
+    """The open ends after tile ``t`` goes on ``side`` (0 left, 1 right); (-1, -1) if it does not fit."""
+    if left < 0:
+        return (low[t], high[t]) if side == 0 else (-1, -1)
+    end = left if side == 0 else right
+    if low[t] != end and high[t] != end:
+        return -1, -1
+    other = high[t] if low[t] == end else low[t]
+    return (other, right) if side == 0 else (left, other)
+
+
+@njit(cache=True)
+def _window(sign, alpha, beta):
+    """The search window of a child whose value counts ``sign`` times for the parent's side."""
+    return (alpha, beta) if sign > 0 else (-beta, -alpha)
+
+
+@njit(cache=True)
+def _negamax(hands, left, right, mover, passes, alpha, beta, rules, table):
+    """``LineSolver._negamax``: the mover's side's points minus the other side's, exact inside the
+    window, else a bound on the same side of it."""
+    seat_side, low, high, tile_bits, byte_pips, minus_own = rules
+    keys, metas, lows, highs, table_mask = table
+    n = hands.shape[0]
+    meta = _meta(left, right, mover, passes)
+    slot = _slot(hands, meta, table_mask)
+    if _found(hands, meta, slot, keys, metas):
+        lo, hi = lows[slot], highs[slot]
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        alpha, beta = max(alpha, lo), min(beta, hi)
+    else:
+        lo, hi = -_INF, _INF
+    start_alpha, side, nxt = alpha, seat_side[mover], (mover + 1) % n
+    hand = hands[mover]
+    best = -_INF
+    moved = False
+    for t in range(low.shape[0]):
+        if (hand & tile_bits[t]) == 0:
+            continue
+        first_left, first_right = -2, -2
+        for put in range(2):
+            new_left, new_right = _placed_ends(t, put, left, right, low, high)
+            if new_left < 0 or (new_left == first_left and new_right == first_right):
+                continue
+            first_left, first_right = new_left, new_right
+            moved = True
+            hands[mover] = hand ^ tile_bits[t]
+            if hands[mover] == 0:
+                won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
+                v = won if won_side == side else -won
+            else:
+                sign = 1 if seat_side[nxt] == side else -1  # the child's value for this side
+                a, b = _window(sign, alpha, beta)
+                v = sign * _negamax(hands, new_left, new_right, nxt, _ZERO, a, b, rules, table)
+            hands[mover] = hand
+            if v > best:
+                best = v
+                alpha = max(alpha, v)
+            if alpha >= beta:
+                break
+        if alpha >= beta:
+            break
+    if not moved:
+        if passes + 1 == n:
+            won_side, won = _round_result(hands, -1, seat_side, byte_pips, minus_own)
+            best = 0 if won_side < 0 else (won if won_side == side else -won)
+        else:
+            sign = 1 if seat_side[nxt] == side else -1
+            a, b = _window(sign, alpha, beta)
+            best = sign * _negamax(hands, left, right, nxt, passes + 1, a, b, rules, table)
+    _store_bound(hands, meta, best, start_alpha, beta, lo, hi, table)
+    return best
+
+
+@njit(cache=True)
+def _store_bound(hands, meta, best, alpha, beta, lo, hi, table):
+    """Narrow the position's known bounds ``lo, hi`` by ``best``, searched in ``(alpha, beta)``."""
+    keys, metas, lows, highs, table_mask = table
+    if best <= alpha:
+        hi = best
+    elif best >= beta:
+        lo = best
+    else:
+        lo = hi = best
+    slot = _slot(hands, meta, table_mask)
+    _store(hands, meta, slot, keys, metas)
+    lows[slot], highs[slot] = lo, hi
+
+
+@njit(cache=True)
+def _scaled_margin(won_side, won, side, num_sides):
+    """``margin`` times ``num_sides - 1``, an integer: what max-n compares."""
+    if won_side < 0:
+        return 0
+    return won * (num_sides - 1) if won_side == side else -won
+
+
+@njit(cache=True)
+def _max_n(hands, left, right, mover, passes, num_sides, rules, table):
+    """``LineSolver.value`` as ``(side paid or -1, points)``: each mover maximizes its side's margin,
+    ties to the lowest action id."""
+    seat_side, low, high, tile_bits, byte_pips, minus_own = rules
+    keys, metas, won_sides, wons, table_mask = table
+    n = hands.shape[0]
+    meta = _meta(left, right, mover, passes)
+    slot = _slot(hands, meta, table_mask)
+    if _found(hands, meta, slot, keys, metas):
+        return won_sides[slot], wons[slot]
+    side, nxt = seat_side[mover], (mover + 1) % n
+    hand = hands[mover]
+    best_side, best_won, best_margin = -1, 0, -_INF
+    moved = False
+    for t in range(low.shape[0]):
+        if (hand & tile_bits[t]) == 0:
+            continue
+        first_left, first_right = -2, -2
+        for put in range(2):
+            new_left, new_right = _placed_ends(t, put, left, right, low, high)
+            if new_left < 0 or (new_left == first_left and new_right == first_right):
+                continue
+            first_left, first_right = new_left, new_right
+            moved = True
+            hands[mover] = hand ^ tile_bits[t]
+            if hands[mover] == 0:
+                won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
+            else:
+                won_side, won = _max_n(hands, new_left, new_right, nxt, _ZERO, num_sides, rules, table)
+            hands[mover] = hand
+            m = _scaled_margin(won_side, won, side, num_sides)
+            if m > best_margin:
+                best_side, best_won, best_margin = won_side, won, m
+    if not moved:
+        if passes + 1 == n:
+            best_side, best_won = _round_result(hands, -1, seat_side, byte_pips, minus_own)
+        else:
+            best_side, best_won = _max_n(hands, left, right, nxt, passes + 1, num_sides, rules, table)
+    slot = _slot(hands, meta, table_mask)
+    _store(hands, meta, slot, keys, metas)
+    won_sides[slot], wons[slot] = best_side, best_won
+    return best_side, best_won
+
+
+@njit(cache=True)
+def _solve_two_sides(hands, left, right, mover, passes, sides, rules, table):
+    """Exact margin of ``sides[b]`` at every position ``b`` of a two-sided game."""
+    out = np.empty(hands.shape[0])
+    for b in range(hands.shape[0]):
+        low, high = np.int64(-_INF), np.int64(_INF)  # typed as in the recursive calls (numba#6061)
+        v = _negamax(hands[b].copy(), left[b], right[b], mover[b], passes[b], low, high, rules, table)
+        out[b] = v if rules[0][mover[b]] == sides[b] else -v
+    return out
+
+
+@njit(cache=True)
+def _solve_many_sides(hands, left, right, mover, passes, sides, num_sides, rules, table):
+    """Exact margin of ``sides[b]`` at every position ``b`` of a game of three sides or more."""
+    out = np.empty(hands.shape[0])
+    for b in range(hands.shape[0]):
+        own = hands[b].copy()
+        won_side, won = _max_n(own, left[b], right[b], mover[b], passes[b], num_sides, rules, table)
+        out[b] = _scaled_margin(won_side, won, sides[b], num_sides) / (num_sides - 1)
+    return out
+
+
+class CompiledLineSolver:
+    """Exact margins of batches of endgame positions of one ``LineConfig`` (module docstring).
+
+    ``table_bits``: the transposition table holds ``2 ** table_bits`` positions (about 56 bytes each)."""
+
+    def __init__(self, config: LineConfig, table_bits: int = 18):
+        if not self.supports(config):
+            raise ValueError(f"the compiled solver takes sets of at most {MAX_TILES} tiles, "
+                             f"got double-{config.max_pips} ({config.tiles.num_tiles} tiles)")
+        ts, n = config.tiles, config.num_players
+        byte_pips = np.zeros((8, 256), np.int64)
+        for j in range(8):
+            for x in range(256):
+                tiles = [8 * j + i for i in range(8) if x >> i & 1 and 8 * j + i < ts.num_tiles]
+                byte_pips[j, x] = sum(ts.pips[t] for t in tiles)
+        self.num_sides = config.num_sides
+        self._rules = (
+            np.array([config.side_of(s) for s in range(n)], np.int64),
+            np.array(ts.low, np.int64), np.array(ts.high, np.int64),
+            np.array([1 << t for t in range(ts.num_tiles)], np.uint64),
+            byte_pips, np.int64(config.scoring == "others_minus_own"),
+        )
+        size = 1 << table_bits
+        self._table = (np.zeros((size, n), np.uint64), np.full(size, -1, np.int64),
+                       np.zeros(size, np.int64), np.zeros(size, np.int64), np.uint64(size - 1))
+
+    @staticmethod
+    def supports(config: LineConfig) -> bool:
+        return config.tiles.num_tiles <= MAX_TILES
+
+    def margins(self, positions: Sequence[Position], sides: Sequence[int]) -> np.ndarray:
+        """Exact margin of ``sides[i]`` at ``positions[i]`` (``LineSolver.margin_of``), as float64."""
+        if not positions:
+            return np.zeros(0)
+        hands = np.array([p[0] for p in positions], np.uint64)
+        left, right, mover, passes = (np.array([p[k] for p in positions], np.int64) for k in range(1, 5))
+        sides = np.asarray(sides, np.int64)
+        if self.num_sides == 2:
+            return _solve_two_sides(hands, left, right, mover, passes, sides, self._rules, self._table)
+        return _solve_many_sides(hands, left, right, mover, passes, sides, self.num_sides, self._rules,
+                                 self._table)
