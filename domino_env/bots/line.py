@@ -20,6 +20,7 @@ from domino_env.rules.line import LineConfig, LineGame, LineView
 from domino_env.rules.tiles import iter_bits
 from domino_env.search.determinize import sample_world
 from domino_env.search.guidance import SearchGuidance
+from domino_env.search.line_rollouts import greedy_rollouts
 from domino_env.search.line_solver import LineSolver, Position, margin
 from domino_env.search.line_solver_compiled import CompiledLineSolver
 from domino_env.search.line_worlds import sample_hands
@@ -140,9 +141,11 @@ class LineSearchAgent:
     move of docs/rules.md 2.5, faster and weaker; ``"network"``: the network's most probable move) until
     nothing is left to draw and at most ``exact_tiles`` tiles are in hands; from there it is solved
     exactly. ``batched`` (the default) solves every endgame of the decision in one call of the
-    compiled solver (``search.line_solver_compiled``, sets up to double-nine), and where the current
-    position is already solvable draws all its worlds at once (``search.line_worlds``) and places the
-    candidates on their hands without an engine; ``batched=false`` is the one-world-at-a-time search
+    compiled solver (``search.line_solver_compiled``, sets up to double-nine) and draws all the
+    worlds of a decision at once (``search.line_worlds``): where the current position is already
+    solvable it places the candidates on their hands without an engine, and in Block with the greedy
+    rollout it plays every (world, candidate) pair as a row of the batched engine
+    (``search.line_rollouts``); ``batched=false`` is the one-world-at-a-time search
     on engine clones with the plain-Python ``LineSolver``, kept as the reference to check and time
     against (the same move on the same worlds). The move with the best mean side margin (round
     points) is played; equal means go to greedy's choice, and a forced move is played without
@@ -215,13 +218,17 @@ class LineSearchAgent:
             return candidates[0]
         side = view.config.side_of(view.seat)
         num_worlds = max(1, self.budget // len(candidates))
+        solvable_now = view.drawable == 0 and sum(view.hand_sizes) <= self.exact_tiles
+        batched_rollouts = view.config.variant == "block" and self.guidance.rollout == "greedy"
         worlds = None
-        if self.batched and view.drawable == 0 and sum(view.hand_sizes) <= self.exact_tiles:
+        if self.batched and (solvable_now or batched_rollouts):
             worlds = sample_hands(view, rng, num_worlds)
         if worlds is None:
             values, endgames, cells = self.rollouts(view, candidates, side, rng, num_worlds)
-        else:
+        elif solvable_now:
             values, endgames, cells = self.placements(view, candidates, side, worlds)
+        else:
+            values, endgames, cells = greedy_rollouts(view, candidates, side, worlds, self.exact_tiles)
         if endgames:  # every endgame of the decision in one batch
             solved = self.solver(view.config).margins(endgames, [side] * len(endgames))
             values[tuple(np.array(cells).T)] = solved

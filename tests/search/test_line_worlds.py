@@ -11,6 +11,7 @@ from domino_env.bots.base import make_bot
 from domino_env.bots.line import GreedyLineAgent, LineSearchAgent
 from domino_env.rules.line import LineConfig, LineGame, LineView, highest_double_holder
 from domino_env.search.determinize import sample_world
+from domino_env.search.line_rollouts import greedy_rollouts
 from domino_env.search.line_solver import LineSolver
 from domino_env.search.line_worlds import passed_numbers_banned, sample_hands
 
@@ -123,3 +124,29 @@ def test_batched_search_plays_the_reference_move_on_the_same_worlds(options: dic
 def test_batched_option_is_checked() -> None:
     with pytest.raises(ValueError, match="batched must be true or false"):
         make_bot("dominoes", "search", batched="no")
+
+
+@pytest.mark.parametrize("options", [{"num_players": 4, "teams": True}, {"num_players": 3},
+                                     {"preset": "boardpan", "num_players": 4}])
+def test_batched_greedy_rollouts_equal_the_reference_rollouts_on_the_same_worlds(options: dict) -> None:
+    """Rows of the batched engine played by the batched greedy end in the margins and endgames of
+    ``rollouts`` (engine clones, the view greedy, ``play_out``) on the same worlds."""
+    cfg = LineConfig(variant="block", target_score=None, **options)
+    agent, rng = LineSearchAgent(), np.random.default_rng(4)
+    checked = 0
+    for view in views(cfg, 2, seed=1):
+        candidates, side = agent.candidates(view), cfg.side_of(view.seat)
+        if sum(view.hand_sizes) <= 14 or len(candidates) == 1:  # as in ``act``: searched, rolled out
+            continue
+        worlds = [sample_world(view, rng) for _ in range(3)]
+        hands = [tuple(w.hands) for w in worlds]
+        values, endgames, cells = greedy_rollouts(view, candidates, side, hands, 14)
+        found = dict(zip(cells, endgames, strict=True))
+        for w, world in enumerate(worlds):
+            for i, a in enumerate(candidates):
+                game = world.clone()
+                game.apply(a)
+                outcome = agent.play_out(game, side, rng)
+                assert found.get((w, i), values[w, i]) == outcome
+                checked += 1
+    assert checked >= 20
