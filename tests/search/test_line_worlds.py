@@ -150,3 +150,12 @@ def test_batched_greedy_rollouts_equal_the_reference_rollouts_on_the_same_worlds
                 assert found.get((w, i), values[w, i]) == outcome
                 checked += 1
     assert checked >= 20
+
+
+def test_start_at_refuses_games_with_a_stock() -> None:
+    from domino_env.vector.line import VectorLineGame
+
+    engine = VectorLineGame(1, variant="draw")
+    zeros = np.zeros((1, 2), np.int64)
+    with pytest.raises(ValueError, match="without a stock"):
+        engine.start_at(zeros, np.zeros(1), zeros - 1, np.zeros(1), np.zeros(1), np.zeros(1), zeros)
