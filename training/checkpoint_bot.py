@@ -20,6 +20,7 @@ import torch
 from domino_env.bots.base import ANY_GAME, register_bot
 from domino_env.encoders.base import get_encoder
 from domino_env.evaluation.tasks import baseline_path, get_task, task_of_config
+from domino_env.vector.torch_batch import one_thread
 from domino_env_training.agent import PolicyAgent
 
 
@@ -94,6 +95,19 @@ class CheckpointAgent:
         return int(self.policy.act(obs, mask))
 
 
+    def act_batch(self, views: list[Any], rngs: list[np.random.Generator]) -> list[int]:
+        """``act`` of many views in one forward pass (the lockstep evaluation); sampled play
+        (``greedy=False``) answers view by view."""
+        if not self.greedy:
+            return [self.act(view, rng) for view, rng in zip(views, rngs, strict=True)]
+        encoded = [self.encode(view) for view in views]
+        obs = torch.from_numpy(np.stack([o for o, _m in encoded]))
+        legal = np.stack([m for _o, m in encoded]).astype(bool)
+        with torch.no_grad(), one_thread():  # numpy's BLAS would spread a batch over busy cores
+            logits = self.policy.model.actor(obs).numpy()
+        return np.where(legal, logits, -np.inf).argmax(axis=1).tolist()
+
+
 class NumpyMLP:
     """A network's ``nn.Sequential`` of linear layers and one activation in numpy, for one
     observation at a time: a torch call costs about ten times the arithmetic of these small
@@ -137,9 +151,16 @@ class TrainedAgent:
         return CheckpointAgent(self.game, path)
 
     def act(self, view: Any, rng: np.random.Generator) -> int:
+        return self._for(view).act(view, rng)
+
+    def act_batch(self, views: list[Any], rngs: list[np.random.Generator]) -> list[int]:
+        return self._for(views[0]).act_batch(views, rngs)
+
+    def _for(self, view: Any) -> CheckpointAgent:
+        """The baseline of the task ``view``'s rules belong to, loaded at the first move."""
         if self.agent is None:
             self.agent = self._load(task_of_config(view.config).name)
-        return self.agent.act(view, rng)
+        return self.agent
 
 
 register_bot(ANY_GAME, "trained")(TrainedAgent)

@@ -14,7 +14,7 @@ name. Packages outside ``domino_env`` add bots through the ``domino_env.bots`` e
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache, partial
 from importlib.metadata import entry_points
 from os import PathLike
@@ -38,9 +38,22 @@ class Agent(Protocol):
 
     An agent that plays only some configs of its game may also have ``refuses(config) -> str | None``
     (why it cannot play the rules config, or ``None``): the evaluation harness asks it before any game.
+    One that answers many games faster together may have ``act_batch(views, rngs) -> actions``,
+    each the move ``act`` would play (``act_batch`` below).
     """
 
     def act(self, view: Any, rng: np.random.Generator) -> int: ...
+
+
+def act_batch(agent: Agent, views: Sequence[Any], rngs: Sequence[np.random.Generator]) -> list[int]:
+    """``agent``'s move in each of many games at once (the lockstep evaluation): its own
+    ``act_batch(views, rngs)`` where it has one (a network's one forward pass, the batched search),
+    else ``act`` game by game. Either way game ``i`` gets ``views[i]`` and ``rngs[i]`` alone, so the
+    moves are those ``act`` would play."""
+    batched = getattr(agent, "act_batch", None)
+    if batched is not None:
+        return [int(a) for a in batched(views, rngs)]
+    return [int(agent.act(view, rng)) for view, rng in zip(views, rngs, strict=True)]
 
 
 class RandomAgent:

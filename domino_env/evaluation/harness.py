@@ -30,12 +30,13 @@ import multiprocessing
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from domino_env.bots.base import Agent, make_bot
+from domino_env.bots.base import Agent, act_batch, make_bot
 from domino_env.evaluation.reports import save_crossplay_heatmap
 from domino_env.evaluation.statistics import (
     Interval,
@@ -232,13 +233,63 @@ def worker_state() -> tuple[GameSetup, int, list[Agent]]:
 def _play_deal(deal: int) -> list[dict[str, Any]]:
     """Every lineup on deal ``deal``: ``{"deal", "lineup", "points", "rounds", "winner"}`` each."""
     setup, seed, agents = worker_state()
-    records = []
-    for i, lineup in enumerate(lineups(len(agents), setup.num_sides)):
-        engine = play_lineup(setup, agents, seed, deal, i, lineup, labels=_WORKER.get("labels"))
-        points, rounds, winner = setup.outcome(engine)
-        records.append({"deal": deal, "lineup": list(lineup), "points": points, "rounds": rounds,
-                        "winner": winner})
-    return records
+    labels = _WORKER.get("labels")
+    return [_record(setup, deal, lineup, play_lineup(setup, agents, seed, deal, i, lineup, labels=labels))
+            for i, lineup in enumerate(lineups(len(agents), setup.num_sides))]
+
+
+LOCKSTEP_DEALS = 256  # deals played together by one lockstep call: bounds the engines held at once
+
+
+@dataclass
+class _LiveGame:
+    """One game of a lockstep chunk: its engine, the agent of each seat and each seat's generator."""
+
+    deal: int
+    lineup: tuple[int, ...]
+    engine: Any
+    seat_agents: list[int]
+    rngs: list[np.random.Generator]
+
+
+def _play_deals_lockstep(chunk: int, num_deals: int) -> list[dict[str, Any]]:
+    """Every lineup of deals ``chunk * LOCKSTEP_DEALS ...`` (at most ``LOCKSTEP_DEALS`` of them, below
+    ``num_deals``) played together: at each step every game asks its seat's agent, each agent answers
+    all of its games in one ``act_batch`` call. Each game sees the views and generators of
+    ``play_lineup``, so the records are ``_play_deal``'s."""
+    setup, seed, agents = worker_state()
+    labels = _WORKER.get("labels")
+    games = []
+    for deal in range(chunk * LOCKSTEP_DEALS, min((chunk + 1) * LOCKSTEP_DEALS, num_deals)):
+        for i, lineup in enumerate(lineups(len(agents), setup.num_sides)):
+            seat_agents = [lineup[setup.side_of(s)] for s in range(setup.num_players)]
+            rngs = [np.random.default_rng([seed, deal, i, s]) for s in range(setup.num_players)]
+            engine = setup.new_engine(deal_generator(seed, deal))
+            games.append(_LiveGame(deal, lineup, engine, seat_agents, rngs))
+    live = [g for g in games if not g.engine.is_terminal]
+    while live:
+        waiting: dict[int, list[_LiveGame]] = {}
+        for g in live:
+            waiting.setdefault(g.seat_agents[g.engine.current_player], []).append(g)
+        for a, group in waiting.items():
+            seats = [g.engine.current_player for g in group]
+            views = [g.engine.view(s) for g, s in zip(group, seats, strict=True)]
+            try:
+                actions = act_batch(agents[a], views, [g.rngs[s] for g, s in zip(group, seats, strict=True)])
+                for g, action in zip(group, actions, strict=True):
+                    g.engine.apply(int(action))
+            except ValueError as err:
+                who = f"agent {labels[a]!r}" if labels is not None else f"agent {a}"
+                raise AgentError(f"{who} cannot play {setup.game} with options {setup.options}: {err}"
+                                 ) from err
+        live = [g for g in live if not g.engine.is_terminal]
+    return [_record(setup, g.deal, g.lineup, g.engine) for g in games]
+
+
+def _record(setup: GameSetup, deal: int, lineup: Sequence[int], engine: Any) -> dict[str, Any]:
+    """The record of one finished game: ``{"deal", "lineup", "points", "rounds", "winner"}``."""
+    points, rounds, winner = setup.outcome(engine)
+    return {"deal": deal, "lineup": list(lineup), "points": points, "rounds": rounds, "winner": winner}
 
 
 def _agent_game_stats(record: dict[str, Any], agent: int, num_sides: int) -> tuple[float, float, float]:
@@ -376,16 +427,24 @@ def map_deals(play: Callable[[int], list[dict[str, Any]]], setup: GameSetup, spe
 
 
 def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int, seed: int = 0,
-             workers: int = 1, progress: bool = False) -> EvaluationResult:
+             workers: int = 1, progress: bool = False, lockstep: bool = False) -> EvaluationResult:
     """Play ``num_deals`` duplicate deals of ``setup`` between ``agents`` and summarize them.
 
-    ``workers`` processes share the deals; the result does not depend on how many.
+    ``workers`` processes share the deals; the result does not depend on how many. ``lockstep``
+    plays up to ``LOCKSTEP_DEALS`` deals together, each agent answering all of its games' moves in
+    one ``act_batch`` call (a network's forward pass, the batched search's rollouts): the same
+    games and the same results as one game at a time, faster where agents act in batches.
     """
     specs = [a if isinstance(a, AgentSpec) else AgentSpec.parse(a) for a in agents]
     if len(specs) < 2:
         raise AgentError(f"evaluation needs at least two agents, got {[s.label for s in specs]}")
     if len({s.label for s in specs}) != len(specs):
         raise AgentError(f"agent labels must differ (name one label=bot:...): {[s.label for s in specs]}")
-    records = map_deals(_play_deal, setup, specs, num_deals, seed, workers, progress)
+    if lockstep:
+        chunks = -(-num_deals // LOCKSTEP_DEALS)
+        play = partial(_play_deals_lockstep, num_deals=num_deals)
+        records = map_deals(play, setup, specs, chunks, seed, min(workers, chunks), progress)
+    else:
+        records = map_deals(_play_deal, setup, specs, num_deals, seed, workers, progress)
     summary, crossplay, crossplay_ci, ratings = _summarize(setup, specs, records, seed)
     return EvaluationResult(setup, specs, num_deals, seed, records, summary, crossplay, crossplay_ci, ratings)

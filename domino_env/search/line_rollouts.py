@@ -14,8 +14,6 @@ here have no stock to draw from.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -69,7 +67,9 @@ def greedy_rollouts(view: LineView, candidates: list[int], side: int, worlds: li
     endgames: list[Position] = []
     cells: list[tuple[int, int]] = []
     pending = np.ones(rows, bool)
-    with _one_thread():
+    from domino_env.vector.torch_batch import one_thread
+
+    with one_thread():
         while True:
             ended = pending & batch.done
             if ended.any():  # a round over: its margin, as ``line_solver.margin`` takes it
@@ -86,17 +86,3 @@ def greedy_rollouts(view: LineView, candidates: list[int], side: int, worlds: li
             if not pending.any():
                 return values.reshape(num_worlds, num_moves), endgames, cells
             batch = engine.step(greedy(batch.obs, batch.mask))
-
-
-@contextmanager
-def _one_thread() -> Iterator[None]:
-    """torch on one thread while the greedy scores a few hundred rows: its thread pool only costs
-    there (ten times over on a busy 2-core machine)."""
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)

@@ -9,7 +9,8 @@ engines let a trusted caller (the trainer, whose actions come from the mask) swi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import numpy as np
 import torch
@@ -17,6 +18,18 @@ import torch
 TorchDealer = Callable[[np.ndarray], object]
 """Given the ids of the games starting a round or hand (a host array), return their deals: ``(k, T)``
 integer permutations of the tile ids (numpy or torch), as ``vector.line.Dealer`` does."""
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """torch on one CPU thread for the small batches of a search or a lockstep evaluation (a few
+    hundred rows): there its thread pool only costs, ten times over on a busy 2-core machine."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
 
 
 def resolve_device(device: str | torch.device | None) -> torch.device:
