@@ -20,7 +20,7 @@ from domino_env.rules.line import LineConfig, LineGame, LineView
 from domino_env.rules.tiles import iter_bits
 from domino_env.search.determinize import sample_world
 from domino_env.search.guidance import SearchGuidance
-from domino_env.search.line_rollouts import greedy_rollouts
+from domino_env.search.line_rollouts import Decision, greedy_rollouts
 from domino_env.search.line_solver import LineSolver, Position, margin
 from domino_env.search.line_solver_compiled import CompiledLineSolver
 from domino_env.search.line_worlds import sample_hands
@@ -213,69 +213,79 @@ class LineSearchAgent:
         return self.guidance.ranked(view, legal)
 
     def act(self, view: LineView, rng: np.random.Generator) -> int:
+        return self.act_batch([view], [rng])[0]
+
+    def act_batch(self, views: list[LineView], rngs: list[np.random.Generator]) -> list[int]:
+        """``act`` for many views: each view draws its worlds from its own generator, as ``act``
+        does, and then the Block greedy rollouts of all of them run as one batched program and all
+        their endgames are solved in one call (the lockstep evaluation's games, one move each)."""
+        decisions = [self.decision(view, rng) for view, rng in zip(views, rngs, strict=True)]
+        searched = [d for d in decisions if isinstance(d, Decision)]
+        for config in {d.view.config for d in searched}:
+            same = [d for d in searched if d.view.config == config]
+            rolled = [d for d in same if d.worlds is not None]
+            if rolled:
+                greedy_rollouts(rolled, self.exact_tiles)
+            endgames = [e for d in same for e in d.endgames]
+            if endgames:
+                sides = [d.side for d in same for _ in d.endgames]
+                solved = iter(self.solver(config).margins(endgames, sides))
+                for d in same:
+                    for cell in d.cells:
+                        d.values[cell] = next(solved)
+        return [d if isinstance(d, int) else self.best(d) for d in decisions]
+
+    def decision(self, view: LineView, rng: np.random.Generator) -> int | Decision:
+        """The forced move, or the decision with its worlds drawn and every part that is not batched
+        across decisions done: the endgames of solvable positions, the reference rollouts."""
         candidates = self.candidates(view)
         if len(candidates) == 1:
             return candidates[0]
         side = view.config.side_of(view.seat)
         num_worlds = max(1, self.budget // len(candidates))
+        decision = Decision(view, candidates, side, np.zeros((num_worlds, len(candidates))))
         solvable_now = view.drawable == 0 and sum(view.hand_sizes) <= self.exact_tiles
         batched_rollouts = view.config.variant == "block" and self.guidance.rollout == "greedy"
         worlds = None
         if self.batched and (solvable_now or batched_rollouts):
             worlds = sample_hands(view, rng, num_worlds)
         if worlds is None:
-            values, endgames, cells = self.rollouts(view, candidates, side, rng, num_worlds)
+            self.rollouts(decision, rng)
         elif solvable_now:
-            values, endgames, cells = self.placements(view, candidates, side, worlds)
+            self.placements(decision, worlds)
         else:
-            values, endgames, cells = greedy_rollouts(view, candidates, side, worlds, self.exact_tiles)
-        if endgames:  # every endgame of the decision in one batch
-            solved = self.solver(view.config).margins(endgames, [side] * len(endgames))
-            values[tuple(np.array(cells).T)] = solved
-        totals = np.zeros(len(candidates))
-        for row in values:  # summed world by world, in the order the worlds were drawn
-            totals += row
-        return candidates[int(np.argmax(totals))]  # the first of equal totals: the preferred move
-
-    def rollouts(self, view: LineView, candidates: list[int], side: int, rng: np.random.Generator,
-                 num_worlds: int) -> tuple[np.ndarray, list[Position], list[tuple[int, int]]]:
-        """``(margins, endgames, their cells)``: every candidate played out (``play_out``) in each of
-        ``num_worlds`` worlds of ``sample_world``; ``margins[w, i]`` is filled where no endgame is left."""
-        values = np.zeros((num_worlds, len(candidates)))
-        endgames: list[Position] = []
-        cells: list[tuple[int, int]] = []
-        for w in range(num_worlds):
-            world = sample_world(view, rng)
-            for i, a in enumerate(candidates):
-                game = world.clone()
-                game.apply(a)
-                outcome = self.play_out(game, side, rng)
-                if isinstance(outcome, tuple):
-                    endgames.append(outcome)
-                    cells.append((w, i))
-                else:
-                    values[w, i] = outcome
-        return values, endgames, cells
+            decision.worlds = worlds  # rolled out with the other decisions (``act_batch``)
+        return decision
 
     @staticmethod
-    def placements(view: LineView, candidates: list[int], side: int, worlds: list[tuple[int, ...]]
-                   ) -> tuple[np.ndarray, list[Position], list[tuple[int, int]]]:
-        """``rollouts`` where the root is solvable: no engine, each candidate placed on the sampled
-        hands (``sample_hands``) with the solver's own move rules."""
+    def best(decision: Decision) -> int:
+        """The candidate of the best total margin; equal totals go to the first (the preferred move)."""
+        totals = np.zeros(len(decision.candidates))
+        for row in decision.values:  # summed world by world, in the order the worlds were drawn
+            totals += row
+        return decision.candidates[int(np.argmax(totals))]
+
+    def rollouts(self, decision: Decision, rng: np.random.Generator) -> None:
+        """Every candidate played out (``play_out``) on an engine clone of each world of
+        ``sample_world``: the reference path, one world at a time."""
+        for w in range(len(decision.values)):
+            world = sample_world(decision.view, rng)
+            for i, a in enumerate(decision.candidates):
+                game = world.clone()
+                game.apply(a)
+                decision.add(w, i, self.play_out(game, decision.side, rng))
+
+    @staticmethod
+    def placements(decision: Decision, worlds: list[tuple[int, ...]]) -> None:
+        """``rollouts`` where the current position is solvable: no engine, each candidate placed on
+        the sampled hands (``sample_hands``) with the solver's own move rules."""
+        view = decision.view
         rules = LineSolver(view.config)
-        values = np.zeros((len(worlds), len(candidates)))
-        endgames: list[Position] = []
-        cells: list[tuple[int, int]] = []
         for w, hands in enumerate(worlds):
             root = (hands, view.left_end, view.right_end, view.seat, view.passes_in_row)
-            for i, a in enumerate(candidates):
+            for i, a in enumerate(decision.candidates):
                 final, child = rules.after(root, a)
-                if final:
-                    values[w, i] = margin(child, side)
-                else:
-                    endgames.append(child)
-                    cells.append((w, i))
-        return values, endgames, cells
+                decision.add(w, i, margin(child, decision.side) if final else child)
 
 
 register_bot("dominoes", "greedy")(GreedyLineAgent)

@@ -14,6 +14,7 @@ here have no stock to draw from.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -42,47 +43,75 @@ def _greedy(config: LineConfig) -> BatchedLineGreedy:
     return BatchedLineGreedy(dataclasses.asdict(config))
 
 
-def greedy_rollouts(view: LineView, candidates: list[int], side: int, worlds: list[tuple[int, ...]],
-                    exact_tiles: int) -> tuple[np.ndarray, list[Position], list[tuple[int, int]]]:
-    """``(margins, endgames, their cells)`` as ``LineSearchAgent.rollouts`` returns them, for the
-    worlds' hands (``line_worlds.sample_hands``)."""
-    cfg = dataclasses.replace(view.config, target_score=None)
-    num_worlds, num_moves = len(worlds), len(candidates)
-    rows = num_worlds * num_moves
+@dataclasses.dataclass
+class Decision:
+    """One search decision in progress: the candidates' margins per sampled world (``values[w, i]``)
+    where known, and the endgames left to solve exactly with their cells ``(w, i)``."""
+
+    view: LineView
+    candidates: list[int]
+    side: int
+    values: np.ndarray
+    endgames: list[Position] = dataclasses.field(default_factory=list)
+    cells: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    worlds: list[tuple[int, ...]] | None = None  # sampled hands, where rolled out in batch
+
+    def add(self, world: int, move: int, outcome: float | Position) -> None:
+        """A candidate's outcome in a world: its margin, or the endgame where it stopped."""
+        if isinstance(outcome, tuple):
+            self.endgames.append(outcome)
+            self.cells.append((world, move))
+        else:
+            self.values[world, move] = outcome
+
+
+def greedy_rollouts(decisions: list[Decision], exact_tiles: int) -> None:
+    """Fill in ``decisions`` (of one config, each with its ``worlds``) as ``LineSearchAgent.rollouts``
+    does one world at a time: every (decision, world, candidate) is a row of one batched engine."""
+    cfg = dataclasses.replace(decisions[0].view.config, target_score=None)
+    sizes = [len(d.worlds) * len(d.candidates) for d in decisions]
+    starts = np.cumsum([0, *sizes])
+    rows = int(starts[-1])
     engine, greedy = _engine(cfg, rows), _greedy(cfg)
-    on_line = sum(1 << t for t, _seat, _side in view.line)
 
-    def each_row(value: object) -> np.ndarray:
-        return np.full(rows, value, np.int64)
+    def per_row(value_of: Callable[[Decision], object]) -> np.ndarray:
+        return np.repeat(np.array([value_of(d) for d in decisions]), sizes, axis=0)
 
+    hands = [np.repeat(np.array(d.worlds, np.uint64), len(d.candidates), axis=0) for d in decisions]
     batch = engine.start_at(
-        np.repeat(np.array(worlds, np.uint64), num_moves, axis=0), np.full(rows, on_line, np.uint64),
-        np.tile([view.left_end, view.right_end], (rows, 1)), each_row(view.seat), each_row(view.leader),
-        each_row(view.passes_in_row), np.tile(np.array(view.passed_on, np.int64), (rows, 1)),
+        np.concatenate(hands),
+        per_row(lambda d: sum(1 << t for t, _seat, _side in d.view.line)).astype(np.uint64),
+        per_row(lambda d: (d.view.left_end, d.view.right_end)), per_row(lambda d: d.view.seat),
+        per_row(lambda d: d.view.leader), per_row(lambda d: d.view.passes_in_row),
+        per_row(lambda d: d.view.passed_on),
     )
-    batch = engine.step(np.tile(np.array(candidates, np.int64), num_worlds))
+    batch = engine.step(np.concatenate([np.tile(d.candidates, len(d.worlds)) for d in decisions]))
     sides = [cfg.side_of(s) for s in range(cfg.num_players)]
     seat_of_side = [sides.index(k) for k in range(cfg.num_sides)]  # a seat of each side, for its points
-    values = np.zeros(rows)
-    endgames: list[Position] = []
-    cells: list[tuple[int, int]] = []
+    side = per_row(lambda d: d.side)
     pending = np.ones(rows, bool)
+
+    def cell(row: int) -> tuple[Decision, int, int]:
+        k = int(np.searchsorted(starts, row, side="right")) - 1
+        return decisions[k], *divmod(row - int(starts[k]), len(decisions[k].candidates))
+
     from domino_env.vector.torch_batch import one_thread
 
     with one_thread():
         while True:
-            ended = pending & batch.done
-            if ended.any():  # a round over: its margin, as ``line_solver.margin`` takes it
-                points = batch.rewards[ended][:, seat_of_side].astype(np.float64)
-                values[ended] = points[:, side] - (points.sum(axis=1) - points[:, side]) / (cfg.num_sides - 1)
-                pending &= ~ended
+            for row in np.flatnonzero(pending & batch.done):  # a round over: its margin, as ``margin``
+                points = batch.rewards[row, seat_of_side].astype(np.float64)
+                own = points[side[row]]
+                decision, w, i = cell(row)
+                decision.add(w, i, own - (points.sum() - own) / (cfg.num_sides - 1))
+            pending &= ~batch.done
             solvable = pending & (engine.counts.sum(axis=1) <= exact_tiles)
-            for r in np.flatnonzero(solvable):
-                hands = tuple(int(h) for h in engine.hands[r, :, 0])
-                endgames.append((hands, int(engine.left[r]), int(engine.right[r]), int(engine.seat[r]),
-                                 int(engine.streak[r])))
-                cells.append(divmod(int(r), num_moves))
+            for row in np.flatnonzero(solvable):
+                hands = tuple(int(h) for h in engine.hands[row, :, 0])
+                decision, w, i = cell(row)
+                decision.add(w, i, (hands, int(engine.left[row]), int(engine.right[row]),
+                                    int(engine.seat[row]), int(engine.streak[row])))
             pending &= ~solvable
             if not pending.any():
-                return values.reshape(num_worlds, num_moves), endgames, cells
+                return
             batch = engine.step(greedy(batch.obs, batch.mask))

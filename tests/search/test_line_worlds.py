@@ -11,7 +11,7 @@ from domino_env.bots.base import make_bot
 from domino_env.bots.line import GreedyLineAgent, LineSearchAgent
 from domino_env.rules.line import LineConfig, LineGame, LineView, highest_double_holder
 from domino_env.search.determinize import sample_world
-from domino_env.search.line_rollouts import greedy_rollouts
+from domino_env.search.line_rollouts import Decision, greedy_rollouts
 from domino_env.search.line_solver import LineSolver
 from domino_env.search.line_worlds import passed_numbers_banned, sample_hands
 
@@ -92,8 +92,11 @@ def test_placements_on_sampled_hands_equal_play_out_on_the_same_worlds(options: 
         if sum(view.hand_sizes) > 14 or len(candidates) == 1:  # as in ``act``: searched, solvable now
             continue
         worlds = [sample_world(view, rng) for _ in range(3)]
-        values, endgames, cells = agent.placements(view, candidates, side, [tuple(w.hands) for w in worlds])
-        values[tuple(np.array(cells).T)] = agent.solver(view.config).margins(endgames, [side] * len(endgames))
+        decision = Decision(view, candidates, side, np.zeros((3, len(candidates))))
+        agent.placements(decision, [tuple(w.hands) for w in worlds])
+        solved = agent.solver(view.config).margins(decision.endgames, [side] * len(decision.endgames))
+        values = decision.values
+        values[tuple(np.array(decision.cells).T)] = solved
         for w, world in enumerate(worlds):
             for i, a in enumerate(candidates):
                 game = world.clone()
@@ -140,8 +143,10 @@ def test_batched_greedy_rollouts_equal_the_reference_rollouts_on_the_same_worlds
             continue
         worlds = [sample_world(view, rng) for _ in range(3)]
         hands = [tuple(w.hands) for w in worlds]
-        values, endgames, cells = greedy_rollouts(view, candidates, side, hands, 14)
-        found = dict(zip(cells, endgames, strict=True))
+        decision = Decision(view, candidates, side, np.zeros((3, len(candidates))), worlds=hands)
+        other = Decision(view, candidates[::-1], side, np.zeros((2, len(candidates))), worlds=hands[:2])
+        greedy_rollouts([other, decision], 14)  # rows of another decision in the same batch change nothing
+        values, found = decision.values, dict(zip(decision.cells, decision.endgames, strict=True))
         for w, world in enumerate(worlds):
             for i, a in enumerate(candidates):
                 game = world.clone()
@@ -159,3 +164,14 @@ def test_start_at_refuses_games_with_a_stock() -> None:
     zeros = np.zeros((1, 2), np.int64)
     with pytest.raises(ValueError, match="without a stock"):
         engine.start_at(zeros, np.zeros(1), zeros - 1, np.zeros(1), np.zeros(1), np.zeros(1), zeros)
+
+
+@pytest.mark.parametrize("options", [{"variant": "block", "num_players": 4, "teams": True},
+                                     {"variant": "block"}, {"variant": "draw", "num_players": 3}])
+def test_search_act_batch_plays_act_on_every_view(options: dict) -> None:
+    """Many decisions at once (one batched rollout, one solve) give each view ``act``'s move."""
+    cfg = LineConfig(target_score=None, **options)
+    agent = make_bot("dominoes", "search", budget=20)
+    positions = views(cfg, 2, seed=7)
+    moves = agent.act_batch(positions, [np.random.default_rng(k) for k in range(len(positions))])
+    assert moves == [agent.act(v, np.random.default_rng(k)) for k, v in enumerate(positions)]
