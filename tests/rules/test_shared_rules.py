@@ -204,3 +204,18 @@ def test_a_renege_outside_n42pa_is_an_ordinary_illegal_move() -> None:
         game.apply(game.action_from_text("play 3-3"))
     assert type(caught.value) is IllegalActionError
     assert not game.config.renege_loses_hand and Texas42Config.make("n42pa").renege_loses_hand
+
+
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.Philox,
+                                           np.random.SFC64])
+def test_copied_generators_continue_the_stream_independently(bit_generator: type) -> None:
+    from domino_env.rules.conventions import copy_generator
+
+    rng = np.random.Generator(bit_generator(7))
+    rng.random(3)
+    copy = copy_generator(rng)
+    witness = copy_generator(rng)
+    assert copy.random(5).tolist() == rng.random(5).tolist()  # the same stream from the same point
+    copy.random(2)  # drawing from a copy leaves the original where it was
+    witness.random(5)
+    assert rng.random() == witness.random()
