@@ -105,7 +105,8 @@ def run_ladder(tasks: list[Task], deals: int | None, partner_deals: int, workers
         agents = [s for s in task.baselines() if AgentSpec.parse(s).label not in exclude]
         excluded = [AgentSpec.parse(s).label for s in task.baselines() if s not in agents]
         print(f"{task.name}: {agents} on {n} deals", flush=True)
-        result = evaluate(task.setup, agents, n, seed=task.seed, workers=workers, progress=True)
+        result = evaluate(task.setup, agents, n, seed=task.seed, workers=workers, progress=True,
+                          lockstep=True)
         partners = None
         if task.partnership:
             labels = [s for s in agents if "search" not in s]

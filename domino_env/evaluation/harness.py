@@ -388,7 +388,8 @@ def _summarize(setup: GameSetup, agents: Sequence[AgentSpec], records: list[dict
 
 
 def map_deals(play: Callable[[int], list[dict[str, Any]]], setup: GameSetup, specs: Sequence[AgentSpec],
-              num_deals: int, seed: int, workers: int = 1, progress: bool = False) -> list[dict[str, Any]]:
+              num_deals: int, seed: int, workers: int = 1, progress: bool = False, unit: str = "deal"
+              ) -> list[dict[str, Any]]:
     """``play(deal)`` (a module-level function reading the agents from ``_WORKER``) for every deal
     ``0 .. num_deals - 1``, in ``workers`` processes; its records in deal order. Every spec is built
     here first, so a bad one fails before any worker starts."""
@@ -400,7 +401,7 @@ def map_deals(play: Callable[[int], list[dict[str, Any]]], setup: GameSetup, spe
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=num_deals, unit="deal")
+        bar = tqdm(total=num_deals, unit=unit)
     if workers == 1:
         _WORKER.clear()
         _WORKER.update(setup=setup, seed=seed, agents=built, labels=[s.label for s in specs])
@@ -443,7 +444,8 @@ def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int
     if lockstep:
         chunks = -(-num_deals // LOCKSTEP_DEALS)
         play = partial(_play_deals_lockstep, num_deals=num_deals)
-        records = map_deals(play, setup, specs, chunks, seed, min(workers, chunks), progress)
+        records = map_deals(play, setup, specs, chunks, seed, min(workers, chunks), progress,
+                            unit=f" batch of {LOCKSTEP_DEALS} deals")
     else:
         records = map_deals(_play_deal, setup, specs, num_deals, seed, workers, progress)
     summary, crossplay, crossplay_ci, ratings = _summarize(setup, specs, records, seed)

@@ -69,7 +69,8 @@ def score_agent(task: Task, spec: AgentSpec, num_deals: int | None = None, worke
     agents = opponents if same else [spec, *opponents]
     deals = num_deals or task.num_deals
     started = time.perf_counter()
-    result = evaluate(task.setup, agents, deals, seed=task.seed, workers=workers, progress=progress)
+    result = evaluate(task.setup, agents, deals, seed=task.seed, workers=workers, progress=progress,
+                      lockstep=True)  # the same games as one at a time, the agents answering in batches
     elapsed = time.perf_counter() - started
     me = [a.label for a in agents].index(spec.label)
     _, wins, games = pairwise_by_deal(result.records, len(agents))
