@@ -177,7 +177,7 @@ def alphabeta(game: Texas42Game, seat: int, alpha: float = -math.inf, beta: floa
     maximizing = game.sides[game.current_player] == game.sides[seat]
     best = -math.inf if maximizing else math.inf
     for action in iter_bits(game.legal_mask()):
-        child = game.clone()
+        child = game.clone(rng=game.rng)  # the hand ends before any deal: one generator serves all
         child.apply(action)
         value = alphabeta(child, seat, alpha, beta)
         if maximizing:

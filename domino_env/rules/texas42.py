@@ -973,12 +973,14 @@ class Texas42Game:
         return "\n".join(lines)
 
     # ----- copies and saved games -------------------------------------------------------------
-    def clone(self) -> Texas42Game:
-        """An independent copy (its own generator state too)."""
+    def clone(self, rng: np.random.Generator | None = None) -> Texas42Game:
+        """An independent copy with its own copy of the generator, or with ``rng``: the search's
+        endgame positions share one, since nothing is drawn until the next deal (copying a
+        generator is most of a clone's cost)."""
         other = copy.copy(self)
         for name in _LIST_FIELDS:
             setattr(other, name, list(getattr(self, name)))
-        other.rng = copy_generator(self.rng)
+        other.rng = copy_generator(self.rng) if rng is None else rng
         other.last_result = copy.deepcopy(self.last_result)
         return other
 
