@@ -689,6 +689,24 @@ def test_a_timer_in_range_or_off_is_accepted(client):
         open_table(client, game="block", seats=["person", "greedy"], turn_seconds=seconds, one_round=True)
 
 
+def test_a_game_without_a_browser_module_is_refused_naming_the_games_offered(client, monkeypatch):
+    """A game added to the registry without ``web_module`` plays at the terminal only: the lobby
+    says so in one line instead of failing inside the table (every shipped game has one now)."""
+    import dataclasses
+
+    from domino_env.frontends.web import server
+
+    def without_browser(name: str) -> Any:
+        record = get_game(name)
+        return dataclasses.replace(record, web_module=None) if record.name == "fives" else record
+
+    monkeypatch.setattr(server, "get_game", without_browser)
+    response = client.post("/api/tables", json={"game": "all_fives", "seats": ["person", "greedy"]})
+    assert response.status_code == 400, response.text
+    assert "has no browser table yet" in response.json()["detail"]
+    assert "block" in response.json()["detail"]  # the games it does offer
+
+
 def test_a_seed_needs_its_creator_to_be_the_only_person(client):
     response = client.post("/api/tables", json={"game": "block", "seats": ["person", "person"], "seed": 3})
     assert response.status_code == 400 and "only person" in response.json()["detail"]
