@@ -109,6 +109,25 @@ def _placed_ends(t, side, left, right, low, high):
 
 
 @njit(cache=True)
+def _moves(hand, left, right, order, low, high, tile_bits):
+    """``(tile, new left end, new right end)`` of every placement of ``hand``, tiles in ``order``,
+    side 0 before side 1, a side kept once where both give the same ends (``LineSolver.children``)."""
+    out = np.empty((2 * order.shape[0], 3), np.int64)
+    count = 0
+    for t in order:
+        if (hand & tile_bits[t]) == 0:
+            continue
+        for put in range(2):
+            new_left, new_right = _placed_ends(t, put, left, right, low, high)
+            if new_left < 0 or (put == 1 and count > 0 and out[count - 1, 0] == t
+                                and out[count - 1, 1] == new_left and out[count - 1, 2] == new_right):
+                continue
+            out[count, 0], out[count, 1], out[count, 2] = t, new_left, new_right
+            count += 1
+    return out[:count]
+
+
+@njit(cache=True)
 def _window(sign, alpha, beta):
     """The search window of a child whose value counts ``sign`` times for the parent's side."""
     return (alpha, beta) if sign > 0 else (-beta, -alpha)
@@ -118,7 +137,7 @@ def _window(sign, alpha, beta):
 def _negamax(hands, left, right, mover, passes, alpha, beta, rules, table):
     """``LineSolver._negamax``: the mover's side's points minus the other side's, exact inside the
     window, else a bound on the same side of it."""
-    seat_side, low, high, tile_bits, byte_pips, minus_own, heavy_first = rules
+    seat_side, low, high, tile_bits, byte_pips, minus_own, heavy_first, _tile_order = rules
     keys, metas, lows, highs, table_mask = table
     n = hands.shape[0]
     meta = _meta(left, right, mover, passes)
@@ -135,34 +154,24 @@ def _negamax(hands, left, right, mover, passes, alpha, beta, rules, table):
     start_alpha, side, nxt = alpha, seat_side[mover], (mover + 1) % n
     hand = hands[mover]
     best = -_INF
-    moved = False
-    for t in heavy_first:  # good moves first: more cutoffs (any order gives the exact value)
-        if (hand & tile_bits[t]) == 0:
-            continue
-        first_left, first_right = -2, -2
-        for put in range(2):
-            new_left, new_right = _placed_ends(t, put, left, right, low, high)
-            if new_left < 0 or (new_left == first_left and new_right == first_right):
-                continue
-            first_left, first_right = new_left, new_right
-            moved = True
-            hands[mover] = hand ^ tile_bits[t]
-            if hands[mover] == 0:
-                won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
-                v = won if won_side == side else -won
-            else:
-                sign = 1 if seat_side[nxt] == side else -1  # the child's value for this side
-                a, b = _window(sign, alpha, beta)
-                v = sign * _negamax(hands, new_left, new_right, nxt, _ZERO, a, b, rules, table)
-            hands[mover] = hand
-            if v > best:
-                best = v
-                alpha = max(alpha, v)
-            if alpha >= beta:
-                break
+    moves = _moves(hand, left, right, heavy_first, low, high, tile_bits)  # good moves first: more cutoffs
+    for k in range(moves.shape[0]):
+        t, new_left, new_right = moves[k, 0], moves[k, 1], moves[k, 2]
+        hands[mover] = hand ^ tile_bits[t]
+        if hands[mover] == 0:
+            won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
+            v = won if won_side == side else -won
+        else:
+            sign = 1 if seat_side[nxt] == side else -1  # the child's value for this side
+            a, b = _window(sign, alpha, beta)
+            v = sign * _negamax(hands, new_left, new_right, nxt, _ZERO, a, b, rules, table)
+        hands[mover] = hand
+        if v > best:
+            best = v
+            alpha = max(alpha, v)
         if alpha >= beta:
             break
-    if not moved:
+    if moves.shape[0] == 0:
         if passes + 1 == n:
             won_side, won = _round_result(hands, -1, seat_side, byte_pips, minus_own)
             best = 0 if won_side < 0 else (won if won_side == side else -won)
@@ -201,7 +210,7 @@ def _scaled_margin(won_side, won, side, num_sides):
 def _max_n(hands, left, right, mover, passes, num_sides, rules, table):
     """``LineSolver.value`` as ``(side paid or -1, points)``: each mover maximizes its side's margin,
     ties to the lowest action id."""
-    seat_side, low, high, tile_bits, byte_pips, minus_own, _heavy_first = rules
+    seat_side, low, high, tile_bits, byte_pips, minus_own, _heavy_first, tile_order = rules
     keys, metas, won_sides, wons, table_mask = table
     n = hands.shape[0]
     meta = _meta(left, right, mover, passes)
@@ -211,27 +220,19 @@ def _max_n(hands, left, right, mover, passes, num_sides, rules, table):
     side, nxt = seat_side[mover], (mover + 1) % n
     hand = hands[mover]
     best_side, best_won, best_margin = -1, 0, -_INF
-    moved = False
-    for t in range(low.shape[0]):
-        if (hand & tile_bits[t]) == 0:
-            continue
-        first_left, first_right = -2, -2
-        for put in range(2):
-            new_left, new_right = _placed_ends(t, put, left, right, low, high)
-            if new_left < 0 or (new_left == first_left and new_right == first_right):
-                continue
-            first_left, first_right = new_left, new_right
-            moved = True
-            hands[mover] = hand ^ tile_bits[t]
-            if hands[mover] == 0:
-                won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
-            else:
-                won_side, won = _max_n(hands, new_left, new_right, nxt, _ZERO, num_sides, rules, table)
-            hands[mover] = hand
-            m = _scaled_margin(won_side, won, side, num_sides)
-            if m > best_margin:
-                best_side, best_won, best_margin = won_side, won, m
-    if not moved:
+    moves = _moves(hand, left, right, tile_order, low, high, tile_bits)  # by action id: ties need it
+    for k in range(moves.shape[0]):
+        t, new_left, new_right = moves[k, 0], moves[k, 1], moves[k, 2]
+        hands[mover] = hand ^ tile_bits[t]
+        if hands[mover] == 0:
+            won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
+        else:
+            won_side, won = _max_n(hands, new_left, new_right, nxt, _ZERO, num_sides, rules, table)
+        hands[mover] = hand
+        m = _scaled_margin(won_side, won, side, num_sides)
+        if m > best_margin:
+            best_side, best_won, best_margin = won_side, won, m
+    if moves.shape[0] == 0:
         if passes + 1 == n:
             best_side, best_won = _round_result(hands, -1, seat_side, byte_pips, minus_own)
         else:
@@ -286,6 +287,7 @@ class CompiledLineSolver:
             np.array([1 << t for t in range(ts.num_tiles)], np.uint64),
             byte_pips, np.int64(config.scoring == "others_minus_own"),
             np.argsort([-p for p in ts.pips], kind="stable").astype(np.int64),
+            np.arange(ts.num_tiles, dtype=np.int64),
         )
         size = 1 << table_bits
         self._table = (np.zeros((size, n), np.uint64), np.full(size, -1, np.int64),
