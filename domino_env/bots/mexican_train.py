@@ -10,7 +10,7 @@ tiles once someone is about to go out. ``greedy`` scores every legal play by tho
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -147,44 +147,7 @@ def sample_world(view: MexicanTrainView, rng: np.random.Generator) -> MexicanTra
     for s, size in enumerate(view.hand_sizes):
         hands.append(list(iter_bits(view.hand)) if s == view.seat else order[at:at + size])
         at += 0 if s == view.seat else size
-    return build_position(view, hands, order[at:at + view.boneyard_size], rng)
-
-
-def build_position(view: MexicanTrainView, hands: list[list[int]], boneyard: list[int],
-                   rng: np.random.Generator) -> MexicanTrainGame:
-    """The engine at ``view``'s position holding ``hands`` and ``boneyard`` (drawn from the front),
-    ending with the round (``sample_world``)."""
-    game = MexicanTrainGame.__new__(MexicanTrainGame)
-    game._setup(replace(view.config, episode="round"), rng, [0] * view.config.num_players, [],
-                view.round_index)
-    game._start_round({
-        "hands": hands, "boneyard": boneyard, "first_player": view.current_player,
-        "trains": [[tile for tile, _s, _e in train] for train in view.trains],
-        "marked": [s for s, marked in enumerate(view.marked) if marked],
-    })
-    game.trains = [list(train) for train in view.trains]  # with who laid each tile
-    game.engine_holder, game.first_player = view.engine_holder, view.first_player
-    game.first_turn_done = list(view.first_turn_done)
-    game.open_doubles, game.turn_doubles = list(view.open_doubles), list(view.turn_doubles)
-    game.no_progress, game.history = view.turns_without_progress, list(view.history)
-    game.in_run, game.drew = view.in_run, view.drew_this_turn
-    turn = []  # the current turn so far: the tail of the history by the seat to act
-    for s, action in reversed(view.history):
-        if s != view.current_player:
-            break
-        turn.append(action)
-    for action in reversed(turn):
-        game.progress = True  # the turn has played or drawn
-        if action == game.draw_action:
-            game.can_draw = False
-        elif view.in_run:
-            tile = action // (view.config.num_players + 1)
-            game.run_played = True
-            game.run_double = TILES.low[tile] if _DOUBLE[tile] else -1
-        else:
-            game.can_draw = True  # a play that did not end the turn was a double: a fresh allowance
-    game._mask = -1
-    return game
+    return MexicanTrainGame.at_position(view, hands, order[at:at + view.boneyard_size], rng)
 
 
 class MexicanTrainSearchAgent:

@@ -772,6 +772,44 @@ class MexicanTrainGame:
         ))
 
     # ----- copies and saved games --------------------------------------------------------------
+    @classmethod
+    def at_position(cls, view: MexicanTrainView, hands: list[list[int]], boneyard: list[int],
+                    rng: np.random.Generator) -> MexicanTrainGame:
+        """The engine at ``view``'s position holding ``hands`` and ``boneyard`` (drawn from the front),
+        ending with the round: a search's sampled world (``bots.mexican_train.sample_world``), set up
+        here because it restores the turn's state fields the engine alone knows."""
+        game = cls.__new__(cls)
+        game._setup(replace(view.config, episode="round"), rng, [0] * view.config.num_players, [],
+                    view.round_index)
+        game._start_round({
+            "hands": hands, "boneyard": boneyard, "first_player": view.current_player,
+            "trains": [[tile for tile, _s, _e in train] for train in view.trains],
+            "marked": [s for s, marked in enumerate(view.marked) if marked],
+        })
+        game.trains = [list(train) for train in view.trains]  # with who laid each tile
+        game.engine_holder, game.first_player = view.engine_holder, view.first_player
+        game.first_turn_done = list(view.first_turn_done)
+        game.open_doubles, game.turn_doubles = list(view.open_doubles), list(view.turn_doubles)
+        game.no_progress, game.history = view.turns_without_progress, list(view.history)
+        game.in_run, game.drew = view.in_run, view.drew_this_turn
+        turn = []  # the current turn so far: the tail of the history by the seat to act
+        for s, action in reversed(view.history):
+            if s != view.current_player:
+                break
+            turn.append(action)
+        for action in reversed(turn):
+            game.progress = True  # the turn has played or drawn
+            if action == game.draw_action:
+                game.can_draw = False
+            elif view.in_run:
+                tile = action // (view.config.num_players + 1)
+                game.run_played = True
+                game.run_double = TILES.low[tile] if TILES.is_double(tile) else -1
+            else:
+                game.can_draw = True  # a play that did not end the turn was a double: a fresh allowance
+        game._mask = -1
+        return game
+
     def clone(self) -> MexicanTrainGame:
         """An independent copy (its own generator state too)."""
         new = copy.copy(self)

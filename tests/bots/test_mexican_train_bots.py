@@ -14,7 +14,6 @@ from domino_env.bots import RandomAgent
 from domino_env.bots.mexican_train import (
     GreedyMexicanTrainAgent,
     MexicanTrainSearchAgent,
-    build_position,
     longest_chain,
     round_margin,
     sample_world,
@@ -158,8 +157,8 @@ def test_a_world_with_the_true_tiles_is_the_real_position(n: int, preset: str, d
     for seed in range(3):
         for game in positions(config, seed, every=3):
             view = game.view(game.current_player)
-            world = build_position(view, [list(iter_bits(h)) for h in game.hands], list(game.boneyard),
-                                   np.random.default_rng(0))
+            hands = [list(iter_bits(h)) for h in game.hands]
+            world = MexicanTrainGame.at_position(view, hands, list(game.boneyard), np.random.default_rng(0))
             for s in range(n):
                 assert world.view(s)._replace(config=config) == game.view(s)
             real, rng = game.clone(), np.random.default_rng(seed)
