@@ -61,5 +61,6 @@ EOF
 $python -m pytest -n 2 -q -p no:cacheprovider --durations=10 \
     tests/rules --ignore=tests/rules/test_line_fuzz.py --ignore=tests/rules/test_texas42_fuzz.py \
     tests/envs tests/encoders tests/wrappers tests/evaluation/test_evaluation.py tests/integrations \
+    tests/search \
     tests/test_registry_suite.py tests/test_properties.py \
     -k "not test_leaks and not seat_may_not_see and not seat_cannot_see" "$@"
