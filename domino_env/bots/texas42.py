@@ -37,6 +37,7 @@ from domino_env.rules.texas42 import (
 from domino_env.rules.tiles import iter_bits
 from domino_env.search.determinize import sample_world
 from domino_env.search.guidance import SearchGuidance
+from domino_env.search.texas42_solver_compiled import Texas42Solver
 
 # Strength needed for each bid value in 42 (points, 42 = one mark); the largest reached is the wish.
 # Other forms scale the value to their points per hand (a share of the hand) and the strength to
@@ -227,13 +228,20 @@ class Texas42SearchAgent:
     ``network`` (a trained checkpoint's path) guides the search: the rollout policy of the play, the
     trump call and the simulated auction (``rollout`` defaults to ``"network"`` then), the candidate
     order and ties (its logits), ``top_moves`` and ``leaf_plies`` (``domino_env.search.guidance``).
+
+    ``batched`` (the default) runs the play phase's inner loops compiled
+    (``search.texas42_solver_compiled``): the endgame solve, and with the heuristic as the rollout
+    policy the rollouts and the bidding simulations. Both return the Python code's values exactly,
+    so the moves are those of ``batched=false``, the plain-Python reference, with the same generator.
     """
 
     def __init__(self, budget: int = 64, exact_tiles: int = EXACT_TILES, bidding: str = "simulate",
                  network: str | None = None, rollout: str | None = None, top_moves: int | None = None,
-                 leaf_plies: int | None = None):
+                 leaf_plies: int | None = None, batched: bool = True):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
+        if not isinstance(batched, bool):
+            raise ValueError(f"batched must be true or false, got {batched!r}")
         check_choice("bidding", bidding, BIDDING)
         if bidding == "network" and network is None:
             raise ValueError("bidding='network' needs network=<checkpoint path>")
@@ -244,6 +252,9 @@ class Texas42SearchAgent:
         self.heuristic = HeuristicTexas42Agent()
         self.network = self.guidance.network
         self._rollout_agent = self.network if self.guidance.rollout == "network" else self.heuristic
+        self._solver = Texas42Solver() if batched else None
+        # The compiled playouts are the heuristic's: with a network they stay in Python.
+        self._compiled_playouts = batched and self._rollout_agent is self.heuristic
 
     def _playout(self, game: Texas42Game, rng: np.random.Generator) -> None:
         while not game.is_terminal:
@@ -260,8 +271,10 @@ class Texas42SearchAgent:
         network's value once ``leaf_plies`` rollout moves are played)."""
         plies = 0
         while not game.is_terminal:
+            if self._compiled_playouts and self.guidance.leaf_plies is None and game.phase == PLAY_PHASE:
+                return self._solver.rollout_value(game, seat, self._exact_at(game))
             if game.phase == PLAY_PHASE and sum(h.bit_count() for h in game.hands) <= self._exact_at(game):
-                return alphabeta(game, seat)
+                return self._solver.value(game, seat) if self._solver else alphabeta(game, seat)
             leaf = self.guidance.leaf_value(game, plies, game.sides[game.current_player] == game.sides[seat])
             if leaf is not None:
                 return leaf
@@ -286,6 +299,11 @@ class Texas42SearchAgent:
             while world.phase == DISCARD_PHASE:  # Texas 88: the kitty taken, two tiles go
                 world.apply(self._rollout_agent.act(world.view(view.seat), rng))
             for i, trump in enumerate(trumps):
+                if self._compiled_playouts:  # nothing is drawn before the next deal: one generator
+                    game = world.clone(rng=world.rng)
+                    game.apply(trump)
+                    points[w, i] = self._solver.playout_points(game, view.seat)
+                    continue
                 game = world.clone()
                 game.apply(trump)
                 self._playout(game, rng)
