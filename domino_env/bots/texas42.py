@@ -18,6 +18,7 @@ best trump.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -38,6 +39,7 @@ from domino_env.rules.tiles import iter_bits
 from domino_env.search.determinize import sample_world
 from domino_env.search.guidance import SearchGuidance
 from domino_env.search.texas42_solver_compiled import Texas42Solver
+from domino_env.search.texas42_worlds import sample_worlds
 
 # Strength needed for each bid value in 42 (points, 42 = one mark); the largest reached is the wish.
 # Other forms scale the value to their points per hand (a share of the hand) and the strength to
@@ -229,10 +231,11 @@ class Texas42SearchAgent:
     trump call and the simulated auction (``rollout`` defaults to ``"network"`` then), the candidate
     order and ties (its logits), ``top_moves`` and ``leaf_plies`` (``domino_env.search.guidance``).
 
-    ``batched`` (the default) runs the play phase's inner loops compiled
+    ``batched`` (the default) draws a decision's worlds together (``search.texas42_worlds``: the
+    same distribution) and runs the play phase's inner loops compiled
     (``search.texas42_solver_compiled``): the endgame solve, and with the heuristic as the rollout
-    policy the rollouts and the bidding simulations. Both return the Python code's values exactly,
-    so the moves are those of ``batched=false``, the plain-Python reference, with the same generator.
+    policy the rollouts and the bidding simulations, which return the Python code's values exactly.
+    ``batched=false`` is the plain-Python reference.
     """
 
     def __init__(self, budget: int = 64, exact_tiles: int = EXACT_TILES, bidding: str = "simulate",
@@ -255,6 +258,16 @@ class Texas42SearchAgent:
         self._solver = Texas42Solver() if batched else None
         # The compiled playouts are the heuristic's: with a network they stay in Python.
         self._compiled_playouts = batched and self._rollout_agent is self.heuristic
+
+    def _worlds(self, view: Texas42View, rng: np.random.Generator, count: int, **options: object
+                ) -> Iterator[Texas42Game]:
+        """``count`` sampled worlds: drawn together (``sample_worlds``), or by the reference one at a
+        time as they are used."""
+        if self._solver is not None:
+            yield from sample_worlds(view, rng, count, **options)
+        else:
+            for _ in range(count):
+                yield sample_world(view, rng, **options)
 
     def _playout(self, game: Texas42Game, rng: np.random.Generator) -> None:
         while not game.is_terminal:
@@ -291,8 +304,7 @@ class Texas42SearchAgent:
         v = view.config.variant
         trumps = [*range(v.trump, v.trump + 7), v.trump_doubles]
         points = np.zeros((self.budget, len(trumps)))
-        for w in range(self.budget):
-            world = sample_world(view, rng, stop_when_decided=False)
+        for w, world in enumerate(self._worlds(view, rng, self.budget, stop_when_decided=False)):
             world.apply(bid)
             while world.phase == BID:
                 world.apply(PASS)
@@ -341,8 +353,7 @@ class Texas42SearchAgent:
         if len(candidates) == 1:
             return candidates[0]
         totals = np.zeros(len(candidates))
-        for _ in range(max(1, self.budget // len(candidates))):
-            world = sample_world(view, rng)
+        for world in self._worlds(view, rng, max(1, self.budget // len(candidates))):
             for i, a in enumerate(candidates):
                 game = world.clone()
                 game.apply(a)

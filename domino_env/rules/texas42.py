@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from functools import cache
 from typing import Any, NamedTuple
@@ -982,6 +983,29 @@ class Texas42Game:
             setattr(other, name, list(getattr(self, name)))
         other.rng = copy_generator(self.rng) if rng is None else rng
         other.last_result = copy.deepcopy(self.last_result)
+        return other
+
+    def with_hands(self, hands: Sequence[int]) -> Texas42Game:
+        """A clone at the same position whose seats hold ``hands`` instead (bit sets: every hand its
+        old size, together the same tiles), the deal record following; everything public stays. A
+        search redeals one replayed world this way rather than replaying the hand per world. Forms
+        with a kitty are refused (its tiles and the discards are hidden too); so is a bad ``hands``,
+        with the reason, leaving this game as it was."""
+        if self.variant.kitty_size:
+            raise ValueError(f"with_hands: {self.variant.name} has a kitty, whose tiles it cannot redeal")
+        hands = [int(h) if is_int(h) else h for h in hands]
+        sizes = [h.bit_count() for h in self.hands]
+        union = 0
+        for h in hands:
+            union |= h if is_int(h) and h >= 0 else -1
+        if (len(hands) != self.num_players or union < 0 or [h.bit_count() for h in hands] != sizes
+                or union != sum(self.hands) or union.bit_count() != sum(sizes)):
+            raise ValueError(f"with_hands: {hands!r} is not a redeal of the hands in play: one bit set "
+                             f"per seat, sizes {sizes}, no tile twice, "
+                             "together the same tiles")
+        other = self.clone()
+        other.hands = hands
+        other.dealt = tuple(h | p for h, p in zip(other.hands, self.played_by, strict=True))
         return other
 
     def to_json(self) -> str:

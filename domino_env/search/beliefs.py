@@ -523,7 +523,20 @@ def _rebuild_line(view: LineView, deal: Deal, rng: np.random.Generator) -> LineG
 
 
 # ----- Texas 42 ----------------------------------------------------------------------------------
-def _sample_texas42(view: Texas42View, rng: np.random.Generator) -> Deal:
+class Texas42Unknowns(NamedTuple):
+    """What a Texas 42 view leaves open: the hands it knows, the tiles it does not see, how many of
+    them each seat still holds, the tiles each seat is proven not to hold, and a Plunge bidder's
+    ``(seat, doubles, how many at least)`` or ``None``."""
+
+    known: list[int]
+    hidden: int
+    room: list[int]
+    banned: list[int]
+    at_least: tuple[int, int, int] | None
+
+
+def texas42_unknowns(view: Texas42View) -> Texas42Unknowns:
+    """The constraints every deal consistent with ``view`` meets (docs/rules.md 4)."""
     v, n = view.config.variant, view.config.num_players
     known = [view.hand if s == view.seat else 0 for s in range(n)] if view.hands is None else list(view.hands)
     my_discards = sum(1 << t for t in view.discards if t >= 0)
@@ -544,6 +557,12 @@ def _sample_texas42(view: Texas42View, rng: np.random.Generator) -> Deal:
     if plunger != view.seat:
         dealt_doubles = (view.played_by[plunger] & v.doubles_mask).bit_count()
         at_least = (plunger, v.doubles_mask, max(0, t42.PLUNGE_DOUBLES - dealt_doubles))
+    return Texas42Unknowns(known, hidden, room, banned, at_least)
+
+
+def _sample_texas42(view: Texas42View, rng: np.random.Generator) -> Deal:
+    v = view.config.variant
+    known, hidden, room, banned, at_least = texas42_unknowns(view)
     # Texas 88: the leftover bin is the kitty while bidding, then the discards this seat did not see
     # (never count tiles: docs/rules.md 3.8).
     discarding = view.phase != t42.BID and v.kitty_size > 0

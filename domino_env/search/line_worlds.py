@@ -3,11 +3,10 @@ uniformly from those consistent with the view, for a search that solves from the
 
 ``beliefs.sample_consistent_deal`` draws one deal at a time in Python (about half a millisecond), which
 a search at budget 100 does some thirty times a move. Here every world is drawn in one numpy pass by
-rejection: the hidden tiles are shuffled into the hidden seats' free places and the rest (the
-boneyard), and a row is kept when no seat got a tile it is proven not to hold (a number it passed on)
-and, where the first leader is the holder of the top tile, when that seat is the leader. Every
-placement of the hidden tiles is equally likely before the test, so the rows kept are uniform over
-the consistent ones: the distribution of ``sample_consistent_deal``. Worlds still missing after
+rejection (``search.rejection``): the hidden tiles are shuffled into the hidden seats' free places and
+the rest (the boneyard), and a row is kept when no seat got a tile it is proven not to hold (a number
+it passed on) and, where the first leader is the holder of the top tile, when that seat is the
+leader. Worlds still missing after
 ``MAX_ROUNDS`` rounds of tries (tight constraints) come from ``sample_consistent_deal`` itself.
 
 Views where a seat has drawn this round are left to ``sample_consistent_deal`` (``None``): a drawn
@@ -21,6 +20,7 @@ import numpy as np
 from domino_env.rules.line import LineView, lead_rank
 from domino_env.rules.tiles import iter_bits
 from domino_env.search.determinize import sample_world
+from domino_env.search.rejection import hands_of, shuffled_bins
 
 MAX_ROUNDS = 4
 TRIES_PER_WORLD = 4  # shuffles per missing world in each round
@@ -62,19 +62,14 @@ def sample_hands(view: LineView, rng: np.random.Generator, count: int) -> list[t
         missing = count - len(worlds)
         if missing == 0:
             break
-        order = rng.random((TRIES_PER_WORLD * missing, hidden.size)).argsort(axis=1)
-        bins = np.empty_like(order)
-        np.put_along_axis(bins, order, np.broadcast_to(place_bin, order.shape), axis=1)
-        ok = ~banned[bins, np.arange(hidden.size)].any(axis=1)
+        bins, ok = shuffled_bins(place_bin, banned, TRIES_PER_WORLD * missing, rng)
         if leader_check:
             held_rank = np.where(bins < n, rank, -1)  # the boneyard's tiles were never dealt to a seat
             top = held_rank.argmax(axis=1)
             hidden_top = held_rank[np.arange(len(bins)), top]
             holder = np.where(hidden_top > public_top[0], bins[np.arange(len(bins)), top], public_top[1])
             ok &= holder == view.leader
-        for row in bins[ok][:missing]:
-            dealt = [int(np.bitwise_or.reduce(bits[row == s], initial=0)) for s in range(n)]
-            worlds.append(tuple(known[s] | dealt[s] for s in range(n)))
+        worlds.extend(hands_of(row, bits, known) for row in bins[ok][:missing])
     while len(worlds) < count:  # tight constraints: the exact sampler
         worlds.append(tuple(sample_world(view, rng).hands))
     return worlds

@@ -10,9 +10,11 @@ import dataclasses
 import numpy as np
 import pytest
 
+from domino_env.bots import texas42 as texas42_bots
 from domino_env.bots.texas42 import HeuristicTexas42Agent, Texas42SearchAgent, alphabeta
 from domino_env.rules.texas42 import BID, PLAY_PHASE, Texas42Config, Texas42Game
 from domino_env.search import texas42_solver_compiled as compiled
+from domino_env.search.determinize import sample_world
 from domino_env.search.texas42_solver_compiled import Texas42Solver
 
 FORMS = {
@@ -92,8 +94,12 @@ def test_positions_outside_the_play_phase_are_refused() -> None:
 
 
 @pytest.mark.parametrize("form", FORMS)
-def test_search_plays_the_reference_moves(form: str) -> None:
-    """Bids, trump calls, discards and plays: ``batched`` (compiled) and ``batched=false`` agree."""
+def test_search_plays_the_reference_moves(form: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bids, trump calls, discards and plays: ``batched`` (compiled) and ``batched=false`` agree on
+    the same worlds (drawn here one at a time, as the reference draws them; the batched sampler's
+    own test is tests/search/test_texas42_worlds.py)."""
+    monkeypatch.setattr(texas42_bots, "sample_worlds", lambda view, rng, count, **options: [
+        sample_world(view, rng, **options) for _ in range(count)])
     batched, reference = Texas42SearchAgent(budget=4), Texas42SearchAgent(budget=4, batched=False)
     game = Texas42Game(FORMS[form], np.random.default_rng(3))
     while not game.is_terminal:
