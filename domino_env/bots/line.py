@@ -20,7 +20,7 @@ from domino_env.rules.line import LineConfig, LineGame, LineView
 from domino_env.rules.tiles import iter_bits
 from domino_env.search.determinize import sample_world
 from domino_env.search.guidance import SearchGuidance
-from domino_env.search.line_rollouts import Decision, greedy_rollouts
+from domino_env.search.line_rollouts import Decision, GreedyRollouts
 from domino_env.search.line_solver import LineSolver, Position, margin
 from domino_env.search.line_solver_compiled import CompiledLineSolver
 from domino_env.search.line_worlds import sample_hands
@@ -173,6 +173,7 @@ class LineSearchAgent:
         self._greedy = GreedyLineAgent()
         self._rollout_agent = self.network if self.guidance.rollout == "network" else self._greedy
         self._solvers: dict[LineConfig, CompiledLineSolver] = {}
+        self._rollouts: dict[LineConfig, GreedyRollouts] = {}
 
     def play_out(self, game: LineGame, side: int, rng: np.random.Generator) -> float | Position:
         """``side``'s round margin (a finished round, or the network's value once ``leaf_plies``
@@ -203,6 +204,12 @@ class LineSearchAgent:
             self._solvers[config] = CompiledLineSolver(config)
         return self._solvers[config]
 
+    def rollouts_of(self, config: LineConfig) -> GreedyRollouts:
+        """The compiled Block greedy rollouts of ``config``'s worlds, kept for the agent's life."""
+        if config not in self._rollouts:
+            self._rollouts[config] = GreedyRollouts(config, self._greedy.weights)
+        return self._rollouts[config]
+
     def candidates(self, view: LineView) -> list[int]:
         """The moves to search, preferred first (ties go to the first): every placement (every
         legal move when none) by greedy's score, or by the network's logits, cut to ``top_moves``."""
@@ -225,7 +232,7 @@ class LineSearchAgent:
             same = [d for d in searched if d.view.config == config]
             rolled = [d for d in same if d.worlds is not None]
             if rolled:
-                greedy_rollouts(rolled, self.exact_tiles)
+                self.rollouts_of(config).run(rolled, self.exact_tiles)
             endgames = [e for d in same for e in d.endgames]
             if endgames:
                 sides = [d.side for d in same for _ in d.endgames]

@@ -1,46 +1,31 @@
-"""Greedy rollouts of a line-game search as one batched program: every (world, candidate) pair a row
-of ``vector.line.VectorLineGame``, every seat played by ``bots.batched.BatchedLineGreedy``.
+"""Greedy rollouts of a line-game search, compiled with numba: every (decision, world, candidate)
+row played by ``GreedyLineAgent``'s score (ported term for term, ties to the lowest action id) for
+every seat, until its round ends or its endgame can be solved exactly.
 
 ``LineSearchAgent.rollouts`` plays each candidate on an engine clone of each world, one greedy move
-at a time, until the round ends or its endgame can be solved exactly. Here the rows start at the
-sampled worlds (``VectorLineGame.start_at``), take their candidates, and step together; a row leaves
-the loop when its round ends (its margin from the round's points) or when at most ``exact_tiles``
-tiles are left in hands (its position goes to the exact solver). ``BatchedLineGreedy`` plays
-``greedy``'s move in Block (``tests/training/test_scripted.py``), so the margins and endgames are the
-reference path's on the same worlds (``tests/search/test_line_worlds.py``). Block only: the games
-here have no stock to draw from.
+at a time; here a decision's rows (and those of every decision of a lockstep batch) are one compiled
+call, a row's rollout costing microseconds. The rows were first played on the torch batched engine
+by the torch greedy, which on a CPU cost a few milliseconds a step for a hundred rows (some sixty
+small torch operations): twice this search's whole time per move in Block 4p teams. The moves are
+the view greedy's, so the margins and endgames are the reference path's on the same worlds
+(``tests/search/test_line_worlds.py``). Block only: no stock, so no chance during the rollout.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from domino_env.rules.line import LineConfig, LineView
 from domino_env.search.line_solver import Position
+from domino_env.search.line_solver_compiled import _placed_ends, _round_result, solver_rules
+from domino_env.search.line_worlds import passed_numbers_banned
 
-if TYPE_CHECKING:  # imported when first used: they bring torch, which the view bots do not need
-    from domino_env.bots.batched import BatchedLineGreedy
-    from domino_env.vector.line import VectorLineGame
-
-
-@lru_cache(maxsize=32)
-def _engine(config: LineConfig, rows: int) -> VectorLineGame:
-    """An engine of ``rows`` games, kept: ``start_at`` resets all of its state."""
-    from domino_env.vector.line import VectorLineGame
-
-    return VectorLineGame(rows, reward="points", **dataclasses.asdict(config))
-
-
-@lru_cache(maxsize=8)
-def _greedy(config: LineConfig) -> BatchedLineGreedy:
-    from domino_env.bots.batched import BatchedLineGreedy
-
-    return BatchedLineGreedy(dataclasses.asdict(config))
+if TYPE_CHECKING:
+    from domino_env.bots.line import GreedyWeights
 
 
 @dataclasses.dataclass
@@ -65,53 +50,157 @@ class Decision:
             self.values[world, move] = outcome
 
 
-def greedy_rollouts(decisions: list[Decision], exact_tiles: int) -> None:
-    """Fill in ``decisions`` (of one config, each with its ``worlds``) as ``LineSearchAgent.rollouts``
-    does one world at a time: every (decision, world, candidate) is a row of one batched engine."""
-    cfg = dataclasses.replace(decisions[0].view.config, target_score=None)
-    sizes = [len(d.worlds) * len(d.candidates) for d in decisions]
-    starts = np.cumsum([0, *sizes])
-    rows = int(starts[-1])
-    engine, greedy = _engine(cfg, rows), _greedy(cfg)
+_NO_MOVE = -1
 
-    def per_row(value_of: Callable[[Decision], object]) -> np.ndarray:
-        return np.repeat(np.array([value_of(d) for d in decisions]), sizes, axis=0)
 
-    hands = [np.repeat(np.array(d.worlds, np.uint64), len(d.candidates), axis=0) for d in decisions]
-    batch = engine.start_at(
-        np.concatenate(hands),
-        per_row(lambda d: sum(1 << t for t, _seat, _side in d.view.line)).astype(np.uint64),
-        per_row(lambda d: (d.view.left_end, d.view.right_end)), per_row(lambda d: d.view.seat),
-        per_row(lambda d: d.view.leader), per_row(lambda d: d.view.passes_in_row),
-        per_row(lambda d: d.view.passed_on),
-    )
-    batch = engine.step(np.concatenate([np.tile(d.candidates, len(d.worlds)) for d in decisions]))
-    sides = [cfg.side_of(s) for s in range(cfg.num_players)]
-    seat_of_side = [sides.index(k) for k in range(cfg.num_sides)]  # a seat of each side, for its points
-    side = per_row(lambda d: d.side)
-    pending = np.ones(rows, bool)
+@njit(cache=True)
+def _count(x):
+    n = 0
+    while x:
+        x &= x - np.uint64(1)
+        n += 1
+    return n
 
-    def cell(row: int) -> tuple[Decision, int, int]:
-        k = int(np.searchsorted(starts, row, side="right")) - 1
-        return decisions[k], *divmod(row - int(starts[k]), len(decisions[k].candidates))
 
-    from domino_env.vector.torch_batch import one_thread
+@njit(cache=True)
+def _void_on(void, end_a, end_b, suit):
+    """A seat whose proven-absent tiles are ``void`` lacks either open end's number."""
+    return (suit[end_a] & ~void) == 0 or (suit[end_b] & ~void) == 0
 
-    with one_thread():
+
+@njit(cache=True)
+def _greedy_action(hands, seat, left, right, voids, played, rules, greedy):
+    """``GreedyLineAgent.act``'s placement for ``seat``, or ``_NO_MOVE`` (a pass) when none fits."""
+    seat_side, low, high, tile_bits = rules[0], rules[1], rules[2], rules[3]
+    suit, pips, doubles, weights, full_mask = greedy
+    w_pips, w_double, w_keep, w_opponent, w_partner, w_blocking = weights
+    hand = hands[seat]
+    unseen = full_mask & ~played & ~hand
+    near_block = left >= 0 and _count(unseen & (suit[left] | suit[right])) <= 1
+    pip_weight = w_blocking if near_block else w_pips
+    best, best_score = _NO_MOVE, -np.inf
+    for t in range(low.shape[0]):
+        if not hand & tile_bits[t]:
+            continue
+        rest = hand & ~tile_bits[t]
+        for put in range(2):
+            if left < 0 and put == 1:  # the opening: side 0 only
+                continue
+            end_a, end_b = _placed_ends(t, put, left, right, low, high)
+            if end_a < 0:
+                continue
+            opponents, partners = 0, 0
+            for s in range(hands.shape[0]):
+                if s != seat and voids[s] and _void_on(voids[s], end_a, end_b, suit):
+                    if seat_side[s] == seat_side[seat]:
+                        partners += 1
+                    else:
+                        opponents += 1
+            score = (pip_weight * pips[t] + w_double * doubles[t]
+                     + w_keep * (_count(rest & suit[end_a]) + _count(rest & suit[end_b]))
+                     + w_opponent * opponents - w_partner * partners)
+            if score > best_score:
+                best, best_score = 2 * t + put, score
+    return best
+
+
+@njit(cache=True)
+def _margin(won_side, won, side, num_sides):
+    """``side``'s points minus the mean of the others' when ``won_side`` (or nobody: -1) took ``won``."""
+    if won_side < 0:
+        return 0.0
+    return float(won) if won_side == side else -won / (num_sides - 1)
+
+
+@njit(cache=True)
+def _rollouts(hands, left, right, mover, passes, voids, played, first, side, num_sides, exact_tiles,
+              rules, greedy):
+    """Play each row's ``first`` action, then greedy moves for every seat. Per row: the margin of
+    ``side[r]`` where the round ended (``finished``), else the state is left at the endgame."""
+    seat_side, low, high, tile_bits = rules[0], rules[1], rules[2], rules[3]
+    byte_pips, minus_own = rules[4], rules[5]
+    suit = greedy[0]
+    rows, n = hands.shape
+    finished = np.zeros(rows, np.bool_)
+    margins = np.zeros(rows)
+    for r in range(rows):
+        action = first[r]
         while True:
-            for row in np.flatnonzero(pending & batch.done):  # a round over: its margin, as ``margin``
-                points = batch.rewards[row, seat_of_side].astype(np.float64)
-                own = points[side[row]]
-                decision, w, i = cell(row)
-                decision.add(w, i, own - (points.sum() - own) / (cfg.num_sides - 1))
-            pending &= ~batch.done
-            solvable = pending & (engine.counts.sum(axis=1) <= exact_tiles)
-            for row in np.flatnonzero(solvable):
-                hands = tuple(int(h) for h in engine.hands[row, :, 0])
-                decision, w, i = cell(row)
-                decision.add(w, i, (hands, int(engine.left[row]), int(engine.right[row]),
-                                    int(engine.seat[row]), int(engine.streak[row])))
-            pending &= ~solvable
-            if not pending.any():
-                return
-            batch = engine.step(greedy(batch.obs, batch.mask))
+            seat = mover[r]
+            if action == _NO_MOVE:  # a pass: the numbers on the ends are proven absent
+                voids[r, seat] |= suit[left[r]] | suit[right[r]]
+                if passes[r] + 1 == n:
+                    won_side, won = _round_result(hands[r], -1, seat_side, byte_pips, minus_own)
+                    finished[r], margins[r] = True, _margin(won_side, won, side[r], num_sides)
+                    break
+                passes[r] += 1
+            else:
+                t = action >> 1
+                left[r], right[r] = _placed_ends(t, action & 1, left[r], right[r], low, high)
+                hands[r, seat] ^= tile_bits[t]
+                played[r] |= tile_bits[t]
+                passes[r] = 0
+                if hands[r, seat] == 0:
+                    won_side, won = _round_result(hands[r], seat, seat_side, byte_pips, minus_own)
+                    finished[r], margins[r] = True, _margin(won_side, won, side[r], num_sides)
+                    break
+            mover[r] = (seat + 1) % n
+            tiles = 0
+            for s in range(n):
+                tiles += _count(hands[r, s])
+            if tiles <= exact_tiles:
+                break
+            action = _greedy_action(hands[r], mover[r], left[r], right[r], voids[r], played[r], rules, greedy)
+    return finished, margins
+
+
+class GreedyRollouts:
+    """Block greedy rollouts of one ``LineConfig`` (module docstring): the compiled solver's rules
+    tables plus the greedy's."""
+
+    def __init__(self, config: LineConfig, weights: GreedyWeights):
+        if config.variant != "block":
+            raise ValueError(f"compiled rollouts play Block (no stock), got variant {config.variant!r}")
+        ts, w = config.tiles, weights
+        self.config = config
+        self._rules = solver_rules(config)
+        self._greedy = (
+            np.array(ts.suit_mask, np.uint64), np.array(ts.pips, np.float64),
+            np.array([ts.is_double(t) for t in range(ts.num_tiles)], np.float64),
+            (w.pips, w.double, w.keep, w.opponent_void, w.partner_void, w.blocking_pips),
+            np.uint64(ts.full_mask),
+        )
+
+    def run(self, decisions: list[Decision], exact_tiles: int) -> None:
+        """Fill in ``decisions`` (of this config, each with its ``worlds``) as
+        ``LineSearchAgent.rollouts`` does one world at a time."""
+        cfg = dataclasses.replace(self.config, target_score=None)
+        per_row = []
+        for d in decisions:
+            view = d.view
+            voids = passed_numbers_banned(view)
+            played = sum(1 << t for t, _seat, _side in view.line)
+            for w, hands in enumerate(d.worlds):
+                for i, a in enumerate(d.candidates):
+                    per_row.append((d, w, i, hands, voids, played, a))
+        hands = np.array([row[3] for row in per_row], np.uint64)
+        views = [row[0].view for row in per_row]
+        left = np.array([v.left_end for v in views], np.int64)
+        right = np.array([v.right_end for v in views], np.int64)
+        mover = np.array([v.seat for v in views], np.int64)
+        passes = np.array([v.passes_in_row for v in views], np.int64)
+        voids = np.array([row[4] for row in per_row], np.uint64)
+        played = np.array([row[5] for row in per_row], np.uint64)
+        first = np.array([row[6] for row in per_row], np.int64)
+        side = np.array([row[0].side for row in per_row], np.int64)
+        pass_action = 2 * cfg.tiles.num_tiles + 1
+        first[first == pass_action] = _NO_MOVE
+        finished, margins = _rollouts(hands, left, right, mover, passes, voids, played, first, side,
+                                      np.int64(cfg.num_sides), np.int64(exact_tiles), self._rules,
+                                      self._greedy)
+        for r, (d, w, i, *_rest) in enumerate(per_row):
+            if finished[r]:
+                d.add(w, i, float(margins[r]))
+            else:
+                d.add(w, i, (tuple(int(h) for h in hands[r]), int(left[r]), int(right[r]), int(mover[r]),
+                             int(passes[r])))

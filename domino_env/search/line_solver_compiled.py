@@ -265,6 +265,25 @@ def _solve_many_sides(hands, left, right, mover, passes, sides, num_sides, rules
     return out
 
 
+def solver_rules(config: LineConfig) -> tuple:
+    """The rules tables the compiled search reads: each seat's side, tile halves and bits, pips per
+    byte of a hand, the scoring, the tile orders of alpha-beta and of max-n."""
+    ts, n = config.tiles, config.num_players
+    byte_pips = np.zeros((8, 256), np.int64)
+    for j in range(8):
+        for x in range(256):
+            tiles = [8 * j + i for i in range(8) if x >> i & 1 and 8 * j + i < ts.num_tiles]
+            byte_pips[j, x] = sum(ts.pips[t] for t in tiles)
+    return (
+        np.array([config.side_of(s) for s in range(n)], np.int64),
+        np.array(ts.low, np.int64), np.array(ts.high, np.int64),
+        np.array([1 << t for t in range(ts.num_tiles)], np.uint64),
+        byte_pips, np.int64(config.scoring == "others_minus_own"),
+        np.argsort([-p for p in ts.pips], kind="stable").astype(np.int64),
+        np.arange(ts.num_tiles, dtype=np.int64),
+    )
+
+
 class CompiledLineSolver:
     """Exact margins of batches of endgame positions of one ``LineConfig`` (module docstring).
 
@@ -274,21 +293,9 @@ class CompiledLineSolver:
         if not self.supports(config):
             raise ValueError(f"the compiled solver takes sets of at most {MAX_TILES} tiles, "
                              f"got double-{config.max_pips} ({config.tiles.num_tiles} tiles)")
-        ts, n = config.tiles, config.num_players
-        byte_pips = np.zeros((8, 256), np.int64)
-        for j in range(8):
-            for x in range(256):
-                tiles = [8 * j + i for i in range(8) if x >> i & 1 and 8 * j + i < ts.num_tiles]
-                byte_pips[j, x] = sum(ts.pips[t] for t in tiles)
+        n = config.num_players
         self.num_sides = config.num_sides
-        self._rules = (
-            np.array([config.side_of(s) for s in range(n)], np.int64),
-            np.array(ts.low, np.int64), np.array(ts.high, np.int64),
-            np.array([1 << t for t in range(ts.num_tiles)], np.uint64),
-            byte_pips, np.int64(config.scoring == "others_minus_own"),
-            np.argsort([-p for p in ts.pips], kind="stable").astype(np.int64),
-            np.arange(ts.num_tiles, dtype=np.int64),
-        )
+        self._rules = solver_rules(config)
         size = 1 << table_bits
         self._table = (np.zeros((size, n), np.uint64), np.full(size, -1, np.int64),
                        np.zeros(size, np.int64), np.zeros(size, np.int64), np.uint64(size - 1))

@@ -179,28 +179,6 @@ class VectorLineGame(BatchedMatches):
         no_rewards = np.zeros((self.num_envs, self.num_players), np.float32)
         return self._batch(no_rewards, np.zeros(self.num_envs, bool))
 
-    def start_at(self, hands: np.ndarray, line: np.ndarray, ends: np.ndarray, seat: np.ndarray,
-                 leader: np.ndarray, passes: np.ndarray, voids: np.ndarray) -> Batch:
-        """Every game at a given mid-round position of a game without a stock (Block): a search's
-        sampled worlds, played on from there. ``hands`` ``(B, n)`` and ``line`` ``(B,)`` are tile bit
-        sets (at most 64 tiles), ``ends`` ``(B, 2)`` the open ends (-1 on an empty line), ``seat`` the
-        seat to move, ``leader`` the round's leader, ``passes`` the passes in a row and ``voids``
-        ``(B, n)`` the numbers each seat passed on (bit sets), as ``LineView`` holds them."""
-        if self._has_stock or self._tile_bits.shape[1] != 1:
-            raise ValueError("start_at takes positions of games without a stock and of at most 64 tiles")
-        b, n, v = self.num_envs, self.num_players, self._n_numbers
-        self.hands[:] = np.asarray(hands, np.uint64).reshape(b, n, 1)
-        self.line[:] = np.asarray(line, np.uint64).reshape(b, 1)
-        self.counts[:] = bitwise_count(self.hands[..., 0]).astype(np.int64)
-        ends = np.asarray(ends, np.int64).reshape(b, 2)
-        self.empty[:] = ends[:, 0] < 0
-        self.left[:] = np.where(self.empty, v, ends[:, 0])
-        self.right[:] = np.where(self.empty, v + 1, ends[:, 1])
-        self.seat[:], self.leader[:], self.streak[:] = seat, leader, passes
-        self.voids[:] = voids
-        self.scores[:] = 0
-        return self._batch(np.zeros((b, n), np.float32), np.zeros(b, bool))
-
     def step(self, actions: np.ndarray) -> Batch:
         """Apply one action per game for its seat to act; finished games are reset. ``actions`` is
         an integer array ``(num_envs,)``; any other, or an illegal action, raises ``ValueError``."""

@@ -22,7 +22,7 @@ integer permutations of the tile ids (numpy or torch), as ``vector.line.Dealer``
 
 @contextmanager
 def one_thread() -> Iterator[None]:
-    """torch on one CPU thread for the small batches of a search or a lockstep evaluation (a few
+    """torch on one CPU thread for the small batches of a lockstep evaluation (a few
     hundred rows): there its thread pool only costs, ten times over on a busy 2-core machine."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)

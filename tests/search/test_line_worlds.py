@@ -11,7 +11,7 @@ from domino_env.bots.base import make_bot
 from domino_env.bots.line import GreedyLineAgent, LineSearchAgent
 from domino_env.rules.line import LineConfig, LineGame, LineView, highest_double_holder
 from domino_env.search.determinize import sample_world
-from domino_env.search.line_rollouts import Decision, greedy_rollouts
+from domino_env.search.line_rollouts import Decision
 from domino_env.search.line_solver import LineSolver
 from domino_env.search.line_worlds import passed_numbers_banned, sample_hands
 
@@ -131,9 +131,9 @@ def test_batched_option_is_checked() -> None:
 
 @pytest.mark.parametrize("options", [{"num_players": 4, "teams": True}, {"num_players": 3},
                                      {"preset": "boardpan", "num_players": 4}])
-def test_batched_greedy_rollouts_equal_the_reference_rollouts_on_the_same_worlds(options: dict) -> None:
-    """Rows of the batched engine played by the batched greedy end in the margins and endgames of
-    ``rollouts`` (engine clones, the view greedy, ``play_out``) on the same worlds."""
+def test_compiled_greedy_rollouts_equal_the_reference_rollouts_on_the_same_worlds(options: dict) -> None:
+    """Rows played by the compiled greedy end in the margins and endgames of ``rollouts`` (engine
+    clones, the view greedy, ``play_out``) on the same worlds."""
     cfg = LineConfig(variant="block", target_score=None, **options)
     agent, rng = LineSearchAgent(), np.random.default_rng(4)
     checked = 0
@@ -145,7 +145,8 @@ def test_batched_greedy_rollouts_equal_the_reference_rollouts_on_the_same_worlds
         hands = [tuple(w.hands) for w in worlds]
         decision = Decision(view, candidates, side, np.zeros((3, len(candidates))), worlds=hands)
         other = Decision(view, candidates[::-1], side, np.zeros((2, len(candidates))), worlds=hands[:2])
-        greedy_rollouts([other, decision], 14)  # rows of another decision in the same batch change nothing
+        # rows of another decision in the same batch change nothing
+        agent.rollouts_of(cfg).run([other, decision], 14)
         values, found = decision.values, dict(zip(decision.cells, decision.endgames, strict=True))
         for w, world in enumerate(worlds):
             for i, a in enumerate(candidates):
@@ -155,15 +156,6 @@ def test_batched_greedy_rollouts_equal_the_reference_rollouts_on_the_same_worlds
                 assert found.get((w, i), values[w, i]) == outcome
                 checked += 1
     assert checked >= 20
-
-
-def test_start_at_refuses_games_with_a_stock() -> None:
-    from domino_env.vector.line import VectorLineGame
-
-    engine = VectorLineGame(1, variant="draw")
-    zeros = np.zeros((1, 2), np.int64)
-    with pytest.raises(ValueError, match="without a stock"):
-        engine.start_at(zeros, np.zeros(1), zeros - 1, np.zeros(1), np.zeros(1), np.zeros(1), zeros)
 
 
 @pytest.mark.parametrize("options", [{"variant": "block", "num_players": 4, "teams": True},
