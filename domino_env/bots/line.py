@@ -23,7 +23,7 @@ from domino_env.search.guidance import SearchGuidance
 from domino_env.search.line_rollouts import Decision, GreedyRollouts
 from domino_env.search.line_solver import LineSolver, Position, margin
 from domino_env.search.line_solver_compiled import CompiledLineSolver
-from domino_env.search.line_worlds import sample_hands
+from domino_env.search.line_worlds import line_voids, sample_hands
 
 
 @dataclass(frozen=True)
@@ -36,20 +36,6 @@ class GreedyWeights:
     opponent_void: float = 4.0  # per opponent known to lack an open end's number
     partner_void: float = 2.0  # per partner known to lack it (penalty: do not block your partner)
     blocking_pips: float = 10.0  # pips weight once a Block round is about to block
-
-
-def line_voids(view: LineView) -> dict[int, int]:
-    """Per seat, the tiles it cannot hold: those of every number it passed on since its last draw
-    (docs/rules.md 4 makes the ends at each pass public; a draw can bring the number back)."""
-    suit = view.config.tiles.suit_mask
-    draw_action = 2 * view.config.tiles.num_tiles
-    voids: dict[int, int] = {}
-    for seat, action, left, right in view.history:
-        if action == draw_action:
-            voids.pop(seat, None)
-        elif action == draw_action + 1 and left >= 0:
-            voids[seat] = voids.get(seat, 0) | suit[left] | suit[right]
-    return voids
 
 
 def placement_mask(view: LineView) -> int:
@@ -252,17 +238,34 @@ class LineSearchAgent:
         num_worlds = max(1, self.budget // len(candidates))
         decision = Decision(view, candidates, side, np.zeros((num_worlds, len(candidates))))
         solvable_now = view.drawable == 0 and sum(view.hand_sizes) <= self.exact_tiles
-        batched_rollouts = view.config.variant == "block" and self.guidance.rollout == "greedy"
-        worlds = None
-        if self.batched and (solvable_now or batched_rollouts):
-            worlds = sample_hands(view, rng, num_worlds)
-        if worlds is None:
+        if not (self.batched and CompiledLineSolver.supports(view.config)
+                and (solvable_now or self.guidance.rollout == "greedy")):
             self.rollouts(decision, rng)
         elif solvable_now:
-            self.placements(decision, worlds)
-        else:
-            decision.worlds = worlds  # rolled out with the other decisions (``act_batch``)
+            self.placements(decision, self.sample(view, rng, num_worlds)[0])
+        else:  # rolled out with the other decisions (``act_batch``)
+            decision.worlds, decision.stocks = self.sample(view, rng, num_worlds)
         return decision
+
+    @staticmethod
+    def sample(view: LineView, rng: np.random.Generator, count: int
+               ) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]] | None]:
+        """``count`` worlds of ``view``: every seat's hand and, in Draw, the drawable tiles in order.
+        Hands come from one numpy pass (``sample_hands``), the stock then in random order (nothing
+        is known of it); after a draw this round, whole worlds of the exact sampler."""
+        hands = sample_hands(view, rng, count)
+        if hands is None:
+            worlds = [sample_world(view, rng) for _ in range(count)]
+            return [tuple(w.hands) for w in worlds], [tuple(w.stock[:w.drawable]) for w in worlds]
+        if view.config.variant != "draw":
+            return hands, None
+        on_line = sum(1 << t for t, _seat, _side in view.line)
+        stocks = []
+        for world in hands:
+            boneyard = list(iter_bits(view.config.tiles.full_mask & ~on_line & ~sum(world)))
+            order = [boneyard[k] for k in rng.permutation(len(boneyard))]
+            stocks.append(tuple(order[:max(0, len(order) - view.config.draw_reserve)]))
+        return hands, stocks
 
     @staticmethod
     def best(decision: Decision) -> int:

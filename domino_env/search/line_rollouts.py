@@ -22,7 +22,7 @@ from numba import njit
 from domino_env.rules.line import LineConfig, LineView
 from domino_env.search.line_solver import Position
 from domino_env.search.line_solver_compiled import _placed_ends, _round_result, solver_rules
-from domino_env.search.line_worlds import passed_numbers_banned
+from domino_env.search.line_worlds import line_voids
 
 if TYPE_CHECKING:
     from domino_env.bots.line import GreedyWeights
@@ -40,6 +40,7 @@ class Decision:
     endgames: list[Position] = dataclasses.field(default_factory=list)
     cells: list[tuple[int, int]] = dataclasses.field(default_factory=list)
     worlds: list[tuple[int, ...]] | None = None  # sampled hands, where rolled out in batch
+    stocks: list[tuple[int, ...]] | None = None  # and their drawable tiles in order (Draw)
 
     def add(self, world: int, move: int, outcome: float | Position) -> None:
         """A candidate's outcome in a world: its margin, or the endgame where it stopped."""
@@ -50,7 +51,7 @@ class Decision:
             self.values[world, move] = outcome
 
 
-_NO_MOVE = -1
+_PASS, _DRAW = -1, -2  # the moves that are not placements (placement ``2 * tile + side`` as the engine's)
 
 
 @njit(cache=True)
@@ -69,16 +70,17 @@ def _void_on(void, end_a, end_b, suit):
 
 
 @njit(cache=True)
-def _greedy_action(hands, seat, left, right, voids, played, rules, greedy):
-    """``GreedyLineAgent.act``'s placement for ``seat``, or ``_NO_MOVE`` (a pass) when none fits."""
+def _greedy_action(hands, seat, left, right, voids, played, can_draw, rules, greedy):
+    """``GreedyLineAgent.act`` for ``seat``: its best placement, else a draw when ``can_draw``, else
+    a pass."""
     seat_side, low, high, tile_bits = rules[0], rules[1], rules[2], rules[3]
-    suit, pips, doubles, weights, full_mask = greedy
+    suit, pips, doubles, weights, full_mask, block = greedy
     w_pips, w_double, w_keep, w_opponent, w_partner, w_blocking = weights
     hand = hands[seat]
     unseen = full_mask & ~played & ~hand
-    near_block = left >= 0 and _count(unseen & (suit[left] | suit[right])) <= 1
+    near_block = block and left >= 0 and _count(unseen & (suit[left] | suit[right])) <= 1
     pip_weight = w_blocking if near_block else w_pips
-    best, best_score = _NO_MOVE, -np.inf
+    best, best_score = _DRAW if can_draw else _PASS, -np.inf
     for t in range(low.shape[0]):
         if not hand & tile_bits[t]:
             continue
@@ -113,10 +115,12 @@ def _margin(won_side, won, side, num_sides):
 
 
 @njit(cache=True)
-def _rollouts(hands, left, right, mover, passes, voids, played, first, side, num_sides, exact_tiles,
-              rules, greedy):
+def _rollouts(hands, left, right, mover, passes, voids, played, stock, drawn, first, side, num_sides,
+              exact_tiles, rules, greedy):
     """Play each row's ``first`` action, then greedy moves for every seat. Per row: the margin of
-    ``side[r]`` where the round ended (``finished``), else the state is left at the endgame."""
+    ``side[r]`` where the round ended (``finished``), else the state is left at the endgame, once
+    nothing is drawable and at most ``exact_tiles`` tiles are in hands. ``stock[r]`` is the row's
+    drawable tiles in order (-1 past its end), ``drawn[r]`` how many are taken."""
     seat_side, low, high, tile_bits = rules[0], rules[1], rules[2], rules[3]
     byte_pips, minus_own = rules[4], rules[5]
     suit = greedy[0]
@@ -127,13 +131,18 @@ def _rollouts(hands, left, right, mover, passes, voids, played, first, side, num
         action = first[r]
         while True:
             seat = mover[r]
-            if action == _NO_MOVE:  # a pass: the numbers on the ends are proven absent
+            if action == _DRAW:  # the seat takes the next tile and moves again; its voids are lifted
+                hands[r, seat] |= tile_bits[stock[r, drawn[r]]]
+                drawn[r] += 1
+                voids[r, seat] = 0
+            elif action == _PASS:  # the numbers on the ends are proven absent
                 voids[r, seat] |= suit[left[r]] | suit[right[r]]
                 if passes[r] + 1 == n:
                     won_side, won = _round_result(hands[r], -1, seat_side, byte_pips, minus_own)
                     finished[r], margins[r] = True, _margin(won_side, won, side[r], num_sides)
                     break
                 passes[r] += 1
+                mover[r] = (seat + 1) % n
             else:
                 t = action >> 1
                 left[r], right[r] = _placed_ends(t, action & 1, left[r], right[r], low, high)
@@ -144,61 +153,58 @@ def _rollouts(hands, left, right, mover, passes, voids, played, first, side, num
                     won_side, won = _round_result(hands[r], seat, seat_side, byte_pips, minus_own)
                     finished[r], margins[r] = True, _margin(won_side, won, side[r], num_sides)
                     break
-            mover[r] = (seat + 1) % n
+                mover[r] = (seat + 1) % n
+            can_draw = drawn[r] < stock.shape[1] and stock[r, drawn[r]] >= 0
             tiles = 0
             for s in range(n):
                 tiles += _count(hands[r, s])
-            if tiles <= exact_tiles:
+            if not can_draw and tiles <= exact_tiles:
                 break
-            action = _greedy_action(hands[r], mover[r], left[r], right[r], voids[r], played[r], rules, greedy)
+            action = _greedy_action(hands[r], mover[r], left[r], right[r], voids[r], played[r], can_draw,
+                                    rules, greedy)
     return finished, margins
 
 
 class GreedyRollouts:
-    """Block greedy rollouts of one ``LineConfig`` (module docstring): the compiled solver's rules
-    tables plus the greedy's."""
+    """Greedy rollouts of one ``LineConfig`` (module docstring): the compiled solver's rules tables
+    plus the greedy's."""
 
     def __init__(self, config: LineConfig, weights: GreedyWeights):
-        if config.variant != "block":
-            raise ValueError(f"compiled rollouts play Block (no stock), got variant {config.variant!r}")
         ts, w = config.tiles, weights
-        self.config = config
+        self.config = dataclasses.replace(config, target_score=None)
         self._rules = solver_rules(config)
         self._greedy = (
             np.array(ts.suit_mask, np.uint64), np.array(ts.pips, np.float64),
             np.array([ts.is_double(t) for t in range(ts.num_tiles)], np.float64),
             (w.pips, w.double, w.keep, w.opponent_void, w.partner_void, w.blocking_pips),
-            np.uint64(ts.full_mask),
+            np.uint64(ts.full_mask), config.variant == "block",
         )
 
     def run(self, decisions: list[Decision], exact_tiles: int) -> None:
-        """Fill in ``decisions`` (of this config, each with its ``worlds``) as
-        ``LineSearchAgent.rollouts`` does one world at a time."""
-        cfg = dataclasses.replace(self.config, target_score=None)
-        per_row = []
-        for d in decisions:
-            view = d.view
-            voids = passed_numbers_banned(view)
-            played = sum(1 << t for t, _seat, _side in view.line)
-            for w, hands in enumerate(d.worlds):
-                for i, a in enumerate(d.candidates):
-                    per_row.append((d, w, i, hands, voids, played, a))
-        hands = np.array([row[3] for row in per_row], np.uint64)
-        views = [row[0].view for row in per_row]
+        """Fill in ``decisions`` (of this config, each with its ``worlds`` and, in Draw, their
+        ``stocks``) as ``LineSearchAgent.rollouts`` does one world at a time."""
+        cfg, n = self.config, self.config.num_players
+        rows = [(d, w, i) for d in decisions for w in range(len(d.worlds)) for i in range(len(d.candidates))]
+        views = [d.view for d, _w, _i in rows]
+        hands = np.array([d.worlds[w] for d, w, _i in rows], np.uint64)
+        voids = np.array([[line_voids(v).get(s, 0) for s in range(n)] for v in views], np.uint64)
+        played = np.array([sum(1 << t for t, _seat, _side in v.line) for v in views], np.uint64)
+        longest = max((len(stock) for d in decisions for stock in d.stocks or ()), default=0)
+        stock = np.full((len(rows), longest), -1, np.int64)
+        for r, (d, w, _i) in enumerate(rows):
+            if d.stocks is not None:
+                stock[r, :len(d.stocks[w])] = d.stocks[w]
+        moves = {2 * cfg.tiles.num_tiles: _DRAW, 2 * cfg.tiles.num_tiles + 1: _PASS}
+        first = np.array([moves.get(d.candidates[i], d.candidates[i]) for d, _w, i in rows], np.int64)
         left = np.array([v.left_end for v in views], np.int64)
         right = np.array([v.right_end for v in views], np.int64)
         mover = np.array([v.seat for v in views], np.int64)
         passes = np.array([v.passes_in_row for v in views], np.int64)
-        voids = np.array([row[4] for row in per_row], np.uint64)
-        played = np.array([row[5] for row in per_row], np.uint64)
-        first = np.array([row[6] for row in per_row], np.int64)
-        side = np.array([row[0].side for row in per_row], np.int64)
-        pass_action = 2 * cfg.tiles.num_tiles + 1
-        first[first == pass_action] = _NO_MOVE
-        finished, margins = _rollouts(hands, left, right, mover, passes, voids, played, first, side,
-                                      np.int64(cfg.num_sides), np.int64(exact_tiles), self._rules,
-                                      self._greedy)
-        for r, (d, w, i, *_rest) in enumerate(per_row):
+        finished, margins = _rollouts(
+            hands, left, right, mover, passes, voids, played, stock, np.zeros(len(rows), np.int64), first,
+            np.array([d.side for d, _w, _i in rows], np.int64), np.int64(cfg.num_sides),
+            np.int64(exact_tiles), self._rules, self._greedy)
+        for r, (d, w, i) in enumerate(rows):
             if finished[r]:
                 d.add(w, i, float(margins[r]))
             else:

@@ -26,6 +26,20 @@ MAX_ROUNDS = 4
 TRIES_PER_WORLD = 4  # shuffles per missing world in each round
 
 
+def line_voids(view: LineView) -> dict[int, int]:
+    """Per seat, the tiles it cannot hold: those of every number it passed on since its last draw
+    (docs/rules.md 4 makes the ends at each pass public; a draw can bring the number back)."""
+    suit = view.config.tiles.suit_mask
+    draw_action = 2 * view.config.tiles.num_tiles
+    voids: dict[int, int] = {}
+    for seat, action, left, right in view.history:
+        if action == draw_action:
+            voids.pop(seat, None)
+        elif action == draw_action + 1 and left >= 0:
+            voids[seat] = voids.get(seat, 0) | suit[left] | suit[right]
+    return voids
+
+
 def passed_numbers_banned(view: LineView) -> list[int]:
     """Per seat, the tiles it cannot hold: every tile of a number that was an open end when it passed
     (without draws, the whole round's passes bind; docs/rules.md 4)."""

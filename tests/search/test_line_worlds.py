@@ -129,22 +129,29 @@ def test_batched_option_is_checked() -> None:
         make_bot("dominoes", "search", batched="no")
 
 
-@pytest.mark.parametrize("options", [{"num_players": 4, "teams": True}, {"num_players": 3},
-                                     {"preset": "boardpan", "num_players": 4}])
+@pytest.mark.parametrize("options", [
+    {"variant": "block", "num_players": 4, "teams": True}, {"variant": "block", "num_players": 3},
+    {"variant": "block", "preset": "boardpan", "num_players": 4}, {"variant": "draw"},
+    {"variant": "draw", "num_players": 3, "preset": "boardpan"},
+    {"variant": "draw", "num_players": 4, "teams": True, "preset": "boardpan"},
+    {"variant": "draw", "draw_policy": "any", "num_players": 3}])
 def test_compiled_greedy_rollouts_equal_the_reference_rollouts_on_the_same_worlds(options: dict) -> None:
-    """Rows played by the compiled greedy end in the margins and endgames of ``rollouts`` (engine
-    clones, the view greedy, ``play_out``) on the same worlds."""
-    cfg = LineConfig(variant="block", target_score=None, **options)
+    """Rows played by the compiled greedy (draws from each world's stock in Draw) end in the margins
+    and endgames of ``rollouts`` (engine clones, the view greedy, ``play_out``) on the same worlds."""
+    cfg = LineConfig(target_score=None, **options)
     agent, rng = LineSearchAgent(), np.random.default_rng(4)
     checked = 0
     for view in views(cfg, 2, seed=1):
         candidates, side = agent.candidates(view), cfg.side_of(view.seat)
-        if sum(view.hand_sizes) <= 14 or len(candidates) == 1:  # as in ``act``: searched, rolled out
+        if (view.drawable == 0 and sum(view.hand_sizes) <= 14) or len(candidates) == 1:  # as ``act``
             continue
         worlds = [sample_world(view, rng) for _ in range(3)]
         hands = [tuple(w.hands) for w in worlds]
-        decision = Decision(view, candidates, side, np.zeros((3, len(candidates))), worlds=hands)
-        other = Decision(view, candidates[::-1], side, np.zeros((2, len(candidates))), worlds=hands[:2])
+        stocks = [tuple(w.stock[:w.drawable]) for w in worlds] if cfg.variant == "draw" else None
+        decision = Decision(view, candidates, side, np.zeros((3, len(candidates))), worlds=hands,
+                            stocks=stocks)
+        other = Decision(view, candidates[::-1], side, np.zeros((2, len(candidates))), worlds=hands[:2],
+                         stocks=stocks and stocks[:2])
         # rows of another decision in the same batch change nothing
         agent.rollouts_of(cfg).run([other, decision], 14)
         values, found = decision.values, dict(zip(decision.cells, decision.endgames, strict=True))
