@@ -191,7 +191,7 @@ class LineSearchAgent:
         return self._solvers[config]
 
     def rollouts_of(self, config: LineConfig) -> GreedyRollouts:
-        """The compiled Block greedy rollouts of ``config``'s worlds, kept for the agent's life."""
+        """The compiled greedy rollouts (Block and Draw) of ``config``'s worlds, kept for the agent's life."""
         if config not in self._rollouts:
             self._rollouts[config] = GreedyRollouts(config, self._greedy.weights)
         return self._rollouts[config]

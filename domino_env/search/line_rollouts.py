@@ -187,8 +187,11 @@ class GreedyRollouts:
         rows = [(d, w, i) for d in decisions for w in range(len(d.worlds)) for i in range(len(d.candidates))]
         views = [d.view for d, _w, _i in rows]
         hands = np.array([d.worlds[w] for d, w, _i in rows], np.uint64)
-        voids = np.array([[line_voids(v).get(s, 0) for s in range(n)] for v in views], np.uint64)
-        played = np.array([sum(1 << t for t, _seat, _side in v.line) for v in views], np.uint64)
+        sizes = [len(d.worlds) * len(d.candidates) for d in decisions]  # public state: once a decision
+        voids = np.repeat(np.array([[line_voids(d.view).get(s, 0) for s in range(n)] for d in decisions],
+                                   np.uint64), sizes, axis=0)
+        played = np.repeat(np.array([sum(1 << t for t, _seat, _side in d.view.line) for d in decisions],
+                                    np.uint64), sizes)
         longest = max((len(stock) for d in decisions for stock in d.stocks or ()), default=0)
         stock = np.full((len(rows), longest), -1, np.int64)
         for r, (d, w, _i) in enumerate(rows):
