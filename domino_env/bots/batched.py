@@ -15,6 +15,8 @@ The policies here re-derive their decision from the same public information, for
   (``tests/training/test_scripted.py`` checks it on random positions); in Draw under
   ``draw_policy="when_stuck"`` the slot also keeps the ends a seat drew on, which the view-based bot
   forgets at a draw, so there it approximates ``greedy`` from slightly more public information.
+- ``greedy`` (All Fives, Fives and Threes): ``bots.fives.GreedyFivesAgent``'s own scoring, asked
+  once per row with the facts it reads decoded from the compact observation (``BatchedFivesGreedy``).
 - ``heuristic`` (Texas 42, three-player 42, Texas 88): ``bots.texas42.HeuristicTexas42Agent``
   itself, asked once per row with a view decoded from the compact observation
   (``encoders.texas42_compact``). Seats are relative to the acting seat, which keeps every relation
@@ -37,12 +39,15 @@ from typing import Any
 import numpy as np
 import torch
 
+from domino_env.bots.fives import GreedyFivesAgent, Layout, greedy_choice, suit_tiles
 from domino_env.bots.line import GreedyWeights
 from domino_env.bots.texas42 import HeuristicTexas42Agent
-from domino_env.encoders import line_compact, texas42_compact
+from domino_env.encoders import fives_compact, line_compact, texas42_compact
 from domino_env.encoders.base import get_encoder
+from domino_env.encoders.fives_compact import NUMBERS
+from domino_env.rules.fives import NUM_TILES
 from domino_env.rules.texas42 import BID, DECLARE, DISCARD_PHASE, PLAY_PHASE, Texas42View
-from domino_env.rules.tiles import iter_bits
+from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 from domino_env.vector.batch import sample_legal
 
 BatchedPolicy = Callable[[np.ndarray, np.ndarray, np.random.Generator], np.ndarray]
@@ -146,6 +151,73 @@ class BatchedLineGreedy:
         return torch.where(placements.any(-1), best, fallback)
 
 
+class BatchedFivesGreedy:
+    """``bots.fives.GreedyFivesAgent``'s move for a batch of compact observations
+    (``encoders.fives_compact``), All Fives and Fives and Threes alike.
+
+    Each row's layout, hand, legal moves and the next opponent's possible tiles and hand size are
+    decoded from the observation and scored by the bot's own ``play_scores`` (a Python call per row,
+    as for Texas 42): the open ends, the outer doubles, the arms holding a tile and the spinner give
+    ``Layout`` exactly, and the voids slot is what the bot's ``proven_absent`` replays from the
+    history, so the move is the bot's own."""
+
+    def __init__(self, options: Mapping[str, Any]):
+        from domino_env.vector.fives import VectorFivesGame
+
+        self.config = VectorFivesGame(1, **options).config  # the engine's own reading of the options
+        self.lay = fives_compact.slot_slices(self.config)
+        self.bot = GreedyFivesAgent()
+
+    def __call__(
+        self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        obs = np.asarray(obs)
+        bits = obs > 0.5  # the 0/1 slots; hand sizes are read from their scaled slot
+        cfg, lay, n = self.config, self.lay, self.config.num_players
+        hands, tables, legal = (_as_ints(columns) for columns in (
+            bits[:, lay["hand"]], bits[:, lay["table"]], np.asarray(mask, bool)))
+        voids = bits[:, lay["voids"]].reshape(len(bits), n - 1, NUMBERS)
+        sizes = np.rint(obs[:, lay["hand_sizes"]] * NUM_TILES).astype(np.int64)
+        # The next opponent: the first relative seat on another side that still holds tiles.
+        other_side = np.array([cfg.side_of(r) != cfg.side_of(0) for r in range(n)])
+        replies = other_side[None, :] & (sizes > 0)
+        replies[:, 0] = False
+        opponent = np.where(replies.any(1), replies.argmax(1), 0)
+        rows = np.arange(len(bits))
+        held = np.where(opponent > 0, sizes[rows, opponent], 0).tolist()
+        lacked = voids[rows, np.maximum(opponent - 1, 0)] & (opponent > 0)[:, None]
+        absent = [suit_tiles(np.flatnonzero(row)) for row in lacked]
+        ends = np.where(bits[:, lay["ends"]].reshape(-1, 4, NUMBERS).any(2),
+                        bits[:, lay["ends"]].reshape(-1, 4, NUMBERS).argmax(2), -1)
+        spinner = np.where(bits[:, lay["spinner"]].any(1), bits[:, lay["spinner"]].argmax(1), -1)
+        doubles, arms = bits[:, lay["end_doubles"]].tolist(), bits[:, lay["arms"]].tolist()
+        actions = []
+        for i in range(len(bits)):
+            layout = _fives_layout(tables[i], int(spinner[i]), ends[i].tolist(), doubles[i], arms[i])
+            pool = DOUBLE_SIX.full_mask & ~hands[i] & ~tables[i] & ~absent[i]
+            scores = self.bot.play_scores(cfg, layout, hands[i], legal[i], pool if held[i] else 0, held[i])
+            actions.append(greedy_choice(scores, legal[i], cfg))
+        return np.array(actions, np.int64)
+
+
+def _fives_layout(table: int, spinner: int, open_ends: list[int], doubles: list[bool],
+                  arms: list[bool]) -> Layout:
+    """``bots.fives.Layout`` from the compact observation's table, spinner, open ends, outer doubles
+    and arms: a closed end is the spinner's number (a bare side of it), else none."""
+    plays = table.bit_count()
+    if not plays:
+        return Layout(0, 0, -1, (-1, -1, -1, -1), (False,) * 4, (False,) * 4)
+    ends = tuple(v if v >= 0 else spinner for v in open_ends)
+    lead_pips = DOUBLE_SIX.pips[table.bit_length() - 1] if plays == 1 else 0
+    return Layout(plays, lead_pips, spinner, ends, tuple(doubles), tuple(arms))  # type: ignore[arg-type]
+
+
+def _as_ints(columns: np.ndarray) -> list[int]:
+    """Each row's 0/1 columns as a little-endian bit set."""
+    packed = np.packbits(columns, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+
 _PHASES = (BID, DECLARE, PLAY_PHASE, DISCARD_PHASE)  # the phase id of each entry of the compact one-hot
 
 
@@ -167,25 +239,20 @@ class BatchedTexas42Heuristic:
         bits = np.asarray(obs) > 0.5  # only 0/1 slots are read
         lay, n, v = self.lay, self.config.num_players, self.config.variant
 
-        def as_ints(columns: np.ndarray) -> list[int]:
-            """Each row's 0/1 columns as a little-endian bit set."""
-            packed = np.packbits(columns, axis=1, bitorder="little")
-            return [int.from_bytes(row.tobytes(), "little") for row in packed]
-
         def marked(name: str, offset: int = 0) -> list[int]:
             """One-hot slot -> the marked category + ``offset``, -1 where none is marked."""
             one_hot = bits[:, lay[name]]
             return np.where(one_hot.any(1), one_hot.argmax(1) + offset, -1).tolist()
 
-        hands, played = as_ints(bits[:, lay["hand"]]), as_ints(bits[:, lay["played"]])
-        legal = as_ints(np.asarray(mask, bool))
+        hands, played = _as_ints(bits[:, lay["hand"]]), _as_ints(bits[:, lay["played"]])
+        legal = _as_ints(np.asarray(mask, bool))
         phases = [_PHASES[p] for p in bits[:, lay["phase"]].argmax(1).tolist()]
         declarations = marked("declaration", v.trump)  # declaration action ids
         bidders, sitting_out, leaders = marked("bidder"), marked("sitting_out"), marked("trick_leader")
         trick_bits = bits[:, lay["trick"]].reshape(len(bits), n, -1)
         in_trick, trick_tiles = trick_bits.any(2).tolist(), trick_bits.argmax(2).tolist()
         # Texas 88: the bid winner's own discards (the bot counts them as seen); nobody else's.
-        discards = as_ints(bits[:, lay["discards"]]) if "discards" in lay else [0] * len(bits)
+        discards = _as_ints(bits[:, lay["discards"]]) if "discards" in lay else [0] * len(bits)
         nobody = (0,) * (n - 1)
         actions = []
         for i in range(len(bits)):
@@ -224,6 +291,7 @@ class BatchedTexas42Heuristic:
 BATCHED_BOTS: dict[tuple[str, str], Callable[[Mapping[str, Any]], BatchedPolicy]] = {
     ("dominoes", "greedy"): BatchedLineGreedy,
     ("texas42", "heuristic"): BatchedTexas42Heuristic,
+    ("fives", "greedy"): BatchedFivesGreedy,
 }
 """``(game, name) -> factory(game options)``: the batched scripted opponents beside ``random``."""
 

@@ -10,6 +10,7 @@ layout (``Layout``) built from the view alone; it never draws while it can play.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -135,6 +136,14 @@ def _tile_points(layout: Layout, game: str, double_count: str | None, fives: boo
     return tuple(out)
 
 
+def suit_tiles(numbers: Iterable[int]) -> int:
+    """The tiles holding any of ``numbers`` (a union: two numbers share a tile)."""
+    tiles = 0
+    for v in numbers:
+        tiles |= _SUIT[v]
+    return tiles
+
+
 def proven_absent(view: FivesView, seat: int) -> int:
     """Tiles ``seat`` cannot hold: the numbers of the open ends at its passes (and its draws under
     ``must_play``) since its last draw (a draw can bring the number back)."""
@@ -144,7 +153,7 @@ def proven_absent(view: FivesView, seat: int) -> int:
     for s, action, _points, ends in view.history:
         if s != seat or action < draw_action:
             continue
-        lacked = sum(_SUIT[v] for v in set(ends) if v >= 0)
+        lacked = suit_tiles(v for v in ends if v >= 0)
         if action == draw_action:
             absent = lacked if cfg.draw_policy == "must_play" else 0
         else:
@@ -172,37 +181,40 @@ class GreedyFivesAgent:
 
     def scores(self, view: FivesView) -> dict[int, float]:
         """Score of every legal play (empty when the seat can only draw or pass)."""
-        cfg, w = view.config, self.weights
-        stride = END_STRIDE[cfg.variant]
-        plays = view.legal_mask & ((1 << (stride * DOUBLE_SIX.num_tiles)) - 1)
-        if not plays:
-            return {}
-        spins = cfg.spinner == "first_double"
-        layout = Layout.of(view)
         opponent = self._next_opponent(view)
         unseen = DOUBLE_SIX.full_mask & ~view.hand & ~table_mask(view)
         pool = unseen & ~proven_absent(view, opponent) if opponent is not None else 0
         held = view.hand_sizes[opponent] if opponent is not None else 0
+        return self.play_scores(view.config, Layout.of(view), view.hand, view.legal_mask, pool, held)
+
+    def play_scores(self, cfg: FivesConfig, layout: Layout, hand: int, legal_mask: int, pool: int,
+                    held: int) -> dict[int, float]:
+        """``scores`` from the public facts it reads: the layout, my hand, the legal moves, and the
+        next opponent's possible tiles (``pool``) and hand size (``held``; 0: nobody replies). The
+        batched bot (``bots.batched``) decodes these from the compact observation."""
+        w = self.weights
+        stride = END_STRIDE[cfg.variant]
+        plays = legal_mask & ((1 << (stride * DOUBLE_SIX.num_tiles)) - 1)
+        if not plays:
+            return {}
+        spins = cfg.spinner == "first_double"
         chance = min(1.0, held / pool.bit_count()) if pool else 0.0
+        mine, theirs = list(iter_bits(hand)), list(iter_bits(pool))
         out = {}
         for a in iter_bits(plays):
             t, e = divmod(a, stride)
             after = layout.place(t, e, spins)
-            rest = view.hand & ~(1 << t)
             best = tile_points(after, cfg)
-            reply = self._expected_best(best, pool, chance) if rest else 0.0
-            setup = max([0, *(best[u] for u in iter_bits(rest))])
-            keep = sum(1 for u in iter_bits(rest) if best[u] >= 0)
+            rest = [best[u] for u in mine if u != t]  # what each tile left in hand scores next
+            reply = self._expected_best([best[u] for u in theirs], chance) if rest else 0.0
+            setup = max([0, *rest])
+            keep = sum(1 for points in rest if points >= 0)
             out[a] = (count_points(cfg, after.count(cfg.double_count)) - w.reply * reply + w.pips * _PIPS[t]
                       + w.keep * keep + w.double * (_LOW[t] == _HIGH[t]) + w.setup * setup)
         return out
 
     def act(self, view: FivesView, rng: np.random.Generator) -> int:
-        scores = self.scores(view)
-        if not scores:
-            return no_play_move(view)
-        stride = END_STRIDE[view.config.variant]
-        return max(scores, key=lambda a: (scores[a], _PIPS[a // stride], -a))
+        return greedy_choice(self.scores(view), view.legal_mask, view.config)
 
     @staticmethod
     def _next_opponent(view: FivesView) -> int | None:
@@ -215,12 +227,12 @@ class GreedyFivesAgent:
         return None
 
     @staticmethod
-    def _expected_best(best: tuple[int, ...], pool: int, chance: float) -> float:
-        """Expected best immediate score of a hand holding each tile of ``pool`` with probability
-        ``chance`` independently: the best tile's score if held, else the next best's, and so on
-        (a sure count when the pool is the opponent's hand)."""
+    def _expected_best(pool_points: list[int], chance: float) -> float:
+        """Expected best immediate score of a hand holding each tile of the pool (scoring
+        ``pool_points``) with probability ``chance`` independently: the best tile's score if held,
+        else the next best's, and so on (a sure count when the pool is the opponent's hand)."""
         expected, missing = 0.0, 1.0
-        for points in sorted((best[u] for u in iter_bits(pool)), reverse=True):
+        for points in sorted(pool_points, reverse=True):
             if points <= 0:
                 break
             expected += missing * chance * points
@@ -230,8 +242,17 @@ class GreedyFivesAgent:
 
 def no_play_move(view: FivesView) -> int:
     """Draw when allowed, else pass: for a seat with no legal play."""
-    draw = END_STRIDE[view.config.variant] * DOUBLE_SIX.num_tiles
-    return draw if view.legal_mask >> draw & 1 else draw + 1
+    return greedy_choice({}, view.legal_mask, view.config)
+
+
+def greedy_choice(scores: dict[int, float], legal_mask: int, config: FivesConfig) -> int:
+    """greedy's move given its ``scores``: the best play (ties: the heavier tile, then the lowest
+    action id), else draw when allowed, else pass."""
+    stride = END_STRIDE[config.variant]
+    if not scores:
+        draw = stride * DOUBLE_SIX.num_tiles
+        return draw if legal_mask >> draw & 1 else draw + 1
+    return max(scores, key=lambda a: (scores[a], _PIPS[a // stride], -a))
 
 
 def fast_move(game: FivesGame) -> int:

@@ -61,6 +61,7 @@ def compact_slots(config: FivesConfig) -> tuple[Slot, ...]:
         ("unknown", NUM_TILES, "tiles whose place I do not know (other hands, stock, out of play)"),
         ("ends", NUM_ENDS * NUMBERS, "per end W, E, N, S, one-hot open value; zero while not open"),
         ("end_doubles", NUM_ENDS, "per end, its outer tile is a double (not the spinner): counts twice"),
+        ("arms", NUM_ENDS, "per arm W, E, N, S, a tile lies on it beyond the centre tile"),
         ("spinner", NUMBERS, "one-hot value of the spinner; zero while there is none"),
         ("voids", (n - 1) * NUMBERS, "per relative seat 1..n-1, numbers it is known to lack"),
         ("pass_streak", n, "one-hot passes since the last tile played"),
@@ -165,6 +166,7 @@ def encode_compact(view: FivesView) -> np.ndarray:
     bits = view.hand << at["hand"] | table << at["table"] | unknown << at["unknown"]
     for e, (v, double) in enumerate(zip(view.open_ends, end_doubles(view), strict=True)):
         bits |= number[v] << (at["ends"] + NUMBERS * e) | double << (at["end_doubles"] + e)
+        bits |= bool(view.arms[e]) << (at["arms"] + e)
     if view.spinner >= 0:
         bits |= 1 << (at["spinner"] + int(TILE_LOW[view.spinner]))
     voids = known_voids(view)

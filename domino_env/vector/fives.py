@@ -499,6 +499,7 @@ class VectorFivesGame(BatchedMatches):
         ]
         pieces += [(lay["end_doubles"].start + e, self.end_double[:, e] & (self._open[:, e] < _CLOSED))
                    for e in range(self._num_ends)]
+        pieces += [(lay["arms"].start + e, self.arm[:, e]) for e in range(self._num_ends)]
         voids = self.voids.reshape(-1)
         pieces += [(lay["voids"].start + NUMBERS * (r - 1), voids.take(rel[:, r])) for r in range(1, n)]
         if cfg.open_hands:
