@@ -1,6 +1,6 @@
 """The batched scripted opponents of ``domino_env.bots.batched``, on the trainer's torch tensors.
 
-The policies themselves (``random``, line ``greedy``, Texas 42 ``heuristic``) live in
+The policies themselves (``random``, ``greedy``, Texas 42 ``heuristic``) live in
 ``domino_env.bots.batched`` so that ``domino_env``'s vector environments can seat them; this module
 adapts them to ``policy(obs, mask, generator) -> actions`` on tensors. ``random`` stays a torch
 draw from the trainer's generator, so a run's random stream does not depend on numpy.

@@ -17,6 +17,8 @@ The policies here re-derive their decision from the same public information, for
   forgets at a draw, so there it approximates ``greedy`` from slightly more public information.
 - ``greedy`` (All Fives, Fives and Threes): ``bots.fives.GreedyFivesAgent``'s own scoring, asked
   once per row with the facts it reads decoded from the compact observation (``BatchedFivesGreedy``).
+- ``greedy`` (Mexican Train): ``bots.mexican_train.GreedyMexicanTrainAgent``'s own move, asked once
+  per row with the facts it reads decoded from the compact observation (``BatchedMexicanTrainGreedy``).
 - ``heuristic`` (Texas 42, three-player 42, Texas 88): ``bots.texas42.HeuristicTexas42Agent``
   itself, asked once per row with a view decoded from the compact observation
   (``encoders.texas42_compact``). Seats are relative to the acting seat, which keeps every relation
@@ -41,11 +43,14 @@ import torch
 
 from domino_env.bots.fives import GreedyFivesAgent, Layout, greedy_choice, suit_tiles
 from domino_env.bots.line import GreedyWeights
+from domino_env.bots.mexican_train import GreedyMexicanTrainAgent
 from domino_env.bots.texas42 import HeuristicTexas42Agent
 from domino_env.encoders import fives_compact, line_compact, texas42_compact
 from domino_env.encoders.base import get_encoder
 from domino_env.encoders.fives_compact import NUMBERS
+from domino_env.encoders.mexican_train import NUMBERS as MEXICAN_NUMBERS
 from domino_env.rules.fives import NUM_TILES
+from domino_env.rules.mexican_train import NUM_TILES as MEXICAN_TILES
 from domino_env.rules.texas42 import BID, DECLARE, DISCARD_PHASE, PLAY_PHASE, Texas42View
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 from domino_env.vector.batch import sample_legal
@@ -200,6 +205,36 @@ class BatchedFivesGreedy:
         return np.array(actions, np.int64)
 
 
+class BatchedMexicanTrainGreedy:
+    """``bots.mexican_train.GreedyMexicanTrainAgent``'s move for a batch of compact observations
+    (``encoders.mexican_train_compact``): each row's hand, home train end, marker, opening run, the
+    others' hand sizes and the legal moves are decoded and handed to the bot's own ``move`` (a
+    Python call per row)."""
+
+    def __init__(self, options: Mapping[str, Any]):
+        from domino_env.vector.mexican_train import VectorMexicanTrainGame
+
+        self.config = VectorMexicanTrainGame(1, **options).config  # the engine's own reading of the options
+        self.lay = {s.name: slice(s.start, s.start + s.length)
+                    for s in get_encoder("mexican_train", "compact").slots(self.config)}
+        self.bot = GreedyMexicanTrainAgent()
+
+    def __call__(
+        self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        obs = np.asarray(obs)
+        bits = obs > 0.5  # the 0/1 slots; hand sizes are read from their scaled slot
+        lay, n = self.lay, self.config.num_players
+        hands, legal = _as_ints(bits[:, lay["hand"]]), _as_ints(np.asarray(mask, bool))
+        home_end = bits[:, lay["ends"]][:, :MEXICAN_NUMBERS].argmax(1).tolist()
+        marked = bits[:, lay["marked"]][:, 0].tolist()
+        in_run = bits[:, lay["in_run"]][:, 0].tolist()
+        sizes = np.rint(obs[:, lay["hand_sizes"]] * MEXICAN_TILES).astype(np.int64)
+        late = (sizes[:, 1:] <= self.bot.weights.late_tiles).any(1).tolist()
+        return np.array([self.bot.move(n, hands[i], home_end[i], marked[i], in_run[i], late[i], legal[i])
+                         for i in range(len(bits))], np.int64)
+
+
 def _fives_layout(table: int, spinner: int, open_ends: list[int], doubles: list[bool],
                   arms: list[bool]) -> Layout:
     """``bots.fives.Layout`` from the compact observation's table, spinner, open ends, outer doubles
@@ -292,6 +327,7 @@ BATCHED_BOTS: dict[tuple[str, str], Callable[[Mapping[str, Any]], BatchedPolicy]
     ("dominoes", "greedy"): BatchedLineGreedy,
     ("texas42", "heuristic"): BatchedTexas42Heuristic,
     ("fives", "greedy"): BatchedFivesGreedy,
+    ("mexican_train", "greedy"): BatchedMexicanTrainGreedy,
 }
 """``(game, name) -> factory(game options)``: the batched scripted opponents beside ``random``."""
 

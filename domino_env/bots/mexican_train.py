@@ -82,39 +82,57 @@ class GreedyMexicanTrainAgent:
 
     def scores(self, view: MexicanTrainView) -> dict[int, float]:
         """Score of every legal play (empty when the seat can only draw, pass or stop)."""
-        w, n, seat = self.weights, view.config.num_players, view.seat
-        stride = n + 1
+        return self.play_scores(view.config.num_players, view.hand, view.ends[view.seat],
+                                view.marked[view.seat], self._late(view), view.legal_mask)
+
+    def act(self, view: MexicanTrainView, rng: np.random.Generator) -> int:
+        return self.move(view.config.num_players, view.hand, view.ends[view.seat], view.marked[view.seat],
+                         view.in_run, self._late(view), view.legal_mask)
+
+    def _late(self, view: MexicanTrainView) -> bool:
+        """Someone else holds at most ``late_tiles`` tiles: heavy tiles are about to cost."""
+        sizes = view.hand_sizes
+        return any(size <= self.weights.late_tiles for s, size in enumerate(sizes) if s != view.seat)
+
+    def play_scores(self, num_players: int, hand: int, home_end: int, marked: bool, late: bool,
+                    legal_mask: int) -> dict[int, float]:
+        """``scores`` from the public facts it reads: the player count, my hand, my train's end, my
+        marker, whether the round is late, the legal moves. The batched bot (``bots.batched``)
+        decodes these from the compact observation."""
+        w = self.weights
+        stride = num_players + 1
         draw = TILES.num_tiles * stride
-        plan = longest_chain(view.ends[seat], view.hand)
+        plan = longest_chain(home_end, hand)
         planned = set(plan)
-        late = any(size <= w.late_tiles for s, size in enumerate(view.hand_sizes) if s != seat)
         out = {}
-        for a in iter_bits(view.legal_mask & ((1 << draw) - 1)):
+        for a in iter_bits(legal_mask & ((1 << draw) - 1)):
             t, slot = divmod(a, stride)
             score = (w.late_pips if late else w.pips) * TILES.pips[t]
             if _DOUBLE[t]:
-                covered = view.hand & SUIT[TILES.low[t]] & ~(1 << t)
+                covered = hand & SUIT[TILES.low[t]] & ~(1 << t)
                 score += w.double if covered or late else -w.uncovered
             if slot == 0:
-                score += w.unmark * view.marked[seat] + w.plan * (bool(plan) and t == plan[0])
+                score += w.unmark * marked + w.plan * (bool(plan) and t == plan[0])
             else:
                 score += -w.plan_break if t in planned else w.away
             out[a] = score
         return out
 
-    def act(self, view: MexicanTrainView, rng: np.random.Generator) -> int:
-        stride = view.config.num_players + 1
-        if view.in_run:  # the opening run: the planned chain, tile by tile, then stop
-            plan = longest_chain(view.ends[view.seat], view.hand)
-            if plan and view.legal_mask >> (stride * plan[0]) & 1:
+    def move(self, num_players: int, hand: int, home_end: int, marked: bool, in_run: bool, late: bool,
+             legal_mask: int) -> int:
+        """``act`` from the facts ``play_scores`` reads and whether the seat is in its opening run."""
+        stride = num_players + 1
+        if in_run:  # the opening run: the planned chain, tile by tile, then stop
+            plan = longest_chain(home_end, hand)
+            if plan and legal_mask >> (stride * plan[0]) & 1:
                 return stride * plan[0]
             stop = TILES.num_tiles * stride + 2
-            if view.legal_mask >> stop & 1:
+            if legal_mask >> stop & 1:
                 return stop
-        scores = self.scores(view)
+        scores = self.play_scores(num_players, hand, home_end, marked, late, legal_mask)
         if scores:
             return max(scores, key=lambda a: (scores[a], -a))
-        return next(iter_bits(view.legal_mask))  # the one forced move: draw or pass
+        return next(iter_bits(legal_mask))  # the one forced move: draw or pass
 
 
 def round_margin(game: MexicanTrainGame, seat: int) -> float:
