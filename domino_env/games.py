@@ -124,6 +124,10 @@ class Game:
     """``module:Class`` of the torch batched engine (any device, same API and results), if any"""
     vector_plays: Callable[[Any], bool] = lambda config: False
     """whether the batched engine plays a config (it may cover only some forms of the game)"""
+    batched_bots: Mapping[str, str] = field(default_factory=dict)
+    """name -> ``module:Class`` of the scripted bots that act on the batched engine's compact
+    observations (``Class(options)(obs, mask, rng) -> actions``; ``random`` plays every game): the
+    trainer's pool and the vector environments seat them (``domino_env.bots.batched``)"""
     torch_plays: Callable[[Any], bool] | None = None
     """whether the torch batched engine plays a config (``None``: what ``vector_plays`` plays)"""
     trainable: Callable[[Any], str | None] = lambda config: None
@@ -389,6 +393,7 @@ DOMINOES = register_game(Game(
         {"variant": "draw", "max_pips": 9, "draw_policy": "when_stuck", "reward": "points"},
     ),
     vector_engine="domino_env.vector.line:VectorLineGame",
+    batched_bots={"greedy": "domino_env.bots.batched:BatchedLineGreedy"},
     torch_engine="domino_env.vector.line_torch:TorchLineGame",
     vector_plays=lambda config: True,
     renderer="domino_env.frontends.render:draw_line_view",
@@ -534,6 +539,7 @@ TEXAS42 = register_game(Game(
         {"preset": "texas88"},
     ),
     vector_engine="domino_env.vector.texas42:VectorTexas42Game",
+    batched_bots={"heuristic": "domino_env.bots.batched:BatchedTexas42Heuristic"},
     torch_engine="domino_env.vector.texas42_torch:TorchTexas42Game",
     vector_plays=lambda config: True,  # four-player 42, three-player 42 and Texas 88
     torch_plays=lambda config: config.num_players == 4,  # the torch twin: four-player 42 only
@@ -674,6 +680,7 @@ FIVES = register_game(Game(
         {"variant": "fives_and_threes", "num_players": 4, "target_score": "exact_61", "reward": "win_loss"},
     ),
     vector_engine="domino_env.vector.fives:VectorFivesGame",
+    batched_bots={"greedy": "domino_env.bots.batched:BatchedFivesGreedy"},
     vector_plays=lambda config: True,
     renderer="domino_env.frontends.render:draw_fives_view",
     play_names=FIVES_VARIANTS,
@@ -791,6 +798,7 @@ MEXICAN_TRAIN = register_game(Game(
         {"num_players": 3, "episode": "match", "rounds": 2, "reward": "penalty"},
     ),
     vector_engine="domino_env.vector.mexican_train:VectorMexicanTrainGame",
+    batched_bots={"greedy": "domino_env.bots.batched:BatchedMexicanTrainGreedy"},
     vector_plays=lambda config: config.double_bonus == "cover",  # one open double at a time
     renderer="domino_env.frontends.render:draw_mexican_train_view",
     play_names=("mexican_train",),

@@ -28,7 +28,8 @@ name and one option set, listed in order in ``CHECKS``. ``tests/test_registry_su
   cannot see is redealt (``search.beliefs.determinize``);
 - ``bots``: ``random`` and the default bot play a round or hand to its end;
 - ``batched_engine``: where a batched engine plays the config, its sizes match the reference encoder
-  and config and random legal play keeps every mask non-empty. (Step-for-step equality with the
+  and config, random legal play keeps every mask non-empty, and the record's batched bots play legal
+  moves only. (Step-for-step equality with the
   reference is ``tests/vector/``, whose deal hand-over is specific to each engine.)
 
 A check returns ``None`` when it ran, or the reason it does not apply to the option set (only
@@ -48,6 +49,7 @@ import numpy as np
 from pettingzoo.test import api_test, seed_test
 
 from domino_env.bots import available_bots, make_bot
+from domino_env.bots.batched import make_batched_bot
 from domino_env.encoders.base import available_encoders, get_encoder
 from domino_env.games import available_games, game_of_config, get_game
 from domino_env.rules.tiles import iter_bits
@@ -293,6 +295,14 @@ def check_batched_engine(name: str, options: Mapping[str, Any]) -> str | None:
         assert batch.obs.shape == (16, vec.obs_dim), f"obs shape {batch.obs.shape} at step {step}"
         assert batch.mask.shape == (16, vec.num_actions), f"mask shape {batch.mask.shape} at step {step}"
         batch = vec.step(sample_legal(batch.mask, rng))
+    for bot in record.batched_bots:  # each of the record's batched bots plays legal moves only
+        policy = make_batched_bot(name, bot, options)
+        batch = vec.reset()
+        for step in range(60):
+            actions = np.asarray(policy(batch.obs, batch.mask, rng))
+            legal = batch.mask[np.arange(16), actions]
+            assert legal.all(), f"batched {bot!r} played illegally at step {step}"
+            batch = vec.step(actions)
     return None
 
 

@@ -35,6 +35,7 @@ They live here, not in ``training``, so that the Gymnasium vector environments
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -49,6 +50,7 @@ from domino_env.encoders import fives_compact, line_compact, texas42_compact
 from domino_env.encoders.base import get_encoder
 from domino_env.encoders.fives_compact import NUMBERS
 from domino_env.encoders.mexican_train import NUMBERS as MEXICAN_NUMBERS
+from domino_env.games import get_game
 from domino_env.rules.fives import NUM_TILES
 from domino_env.rules.mexican_train import NUM_TILES as MEXICAN_TILES
 from domino_env.rules.texas42 import BID, DECLARE, DISCARD_PHASE, PLAY_PHASE, Texas42View
@@ -323,27 +325,20 @@ class BatchedTexas42Heuristic:
         return np.array(actions, np.int64)
 
 
-BATCHED_BOTS: dict[tuple[str, str], Callable[[Mapping[str, Any]], BatchedPolicy]] = {
-    ("dominoes", "greedy"): BatchedLineGreedy,
-    ("texas42", "heuristic"): BatchedTexas42Heuristic,
-    ("fives", "greedy"): BatchedFivesGreedy,
-    ("mexican_train", "greedy"): BatchedMexicanTrainGreedy,
-}
-"""``(game, name) -> factory(game options)``: the batched scripted opponents beside ``random``."""
-
-
 def batched_bots(game: str) -> list[str]:
-    """The names ``make_batched_bot`` accepts for ``game``."""
-    return ["random", *(name for g, name in BATCHED_BOTS if g == game)]
+    """The names ``make_batched_bot`` accepts for ``game`` (its registry record's ``batched_bots``)."""
+    return ["random", *get_game(game).batched_bots]
 
 
 def make_batched_bot(game: str, name: str, options: Mapping[str, Any] | None = None) -> BatchedPolicy:
     """The batched policy of scripted bot ``name`` for ``game`` played with ``options``."""
     if name == "random":
         return random_actions
-    if (game, name) not in BATCHED_BOTS:
+    known = get_game(game).batched_bots
+    if name not in known:
         raise ValueError(f"no batched scripted opponent {name!r} for {game}; known: {batched_bots(game)}")
-    return BATCHED_BOTS[game, name](dict(options or {}))
+    module, _, attribute = known[name].partition(":")
+    return getattr(importlib.import_module(module), attribute)(dict(options or {}))
 
 
 class BatchedPolicyAgent:
