@@ -18,6 +18,7 @@ import numpy as np
 from domino_env.bots.base import register_bot
 from domino_env.rules.line import LineConfig, LineGame, LineView
 from domino_env.rules.tiles import iter_bits
+from domino_env.search.beliefs import sample_line_positions
 from domino_env.search.determinize import sample_world
 from domino_env.search.guidance import SearchGuidance
 from domino_env.search.line_rollouts import Decision, GreedyRollouts
@@ -252,11 +253,12 @@ class LineSearchAgent:
                ) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]] | None]:
         """``count`` worlds of ``view``: every seat's hand and, in Draw, the drawable tiles in order.
         Hands come from one numpy pass (``sample_hands``), the stock then in random order (nothing
-        is known of it); after a draw this round, whole worlds of the exact sampler."""
+        is known of it); after a draw this round, the positions of the exact sampler."""
         hands = sample_hands(view, rng, count)
-        if hands is None:
-            worlds = [sample_world(view, rng) for _ in range(count)]
-            return [tuple(w.hands) for w in worlds], [tuple(w.stock[:w.drawable]) for w in worlds]
+        if hands is None:  # the exact sampler's positions: the worlds of ``sample_world``, not replayed
+            positions = sample_line_positions(view, rng, count)
+            return ([tuple(hands) for hands, _stock in positions],
+                    [tuple(stock[:view.drawable]) for _hands, stock in positions])
         if view.config.variant != "draw":
             return hands, None
         on_line = sum(1 << t for t, _seat, _side in view.line)

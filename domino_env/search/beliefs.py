@@ -149,43 +149,14 @@ def uniform_allocation(
     """
     if histories is None or all(h is None for h in histories):
         return _grouped_allocation(allowed, room, rng, at_least)
-    n = len(allowed)
-    k_bin, k_items, need = at_least if at_least is not None else (-1, 0, 0)
-    tallies = list(histories) if histories is not None else [None] * len(room)
-    memo: dict[tuple[int, tuple[int, ...], int, tuple[tuple[int, ...], ...]], int] = {}
-
-    def step(i: int, state: tuple, b: int) -> tuple | None:
-        """The state after item ``i`` goes to bin ``b``, or ``None`` when that leaves no history."""
-        left, got, counts = state
-        tally = tallies[b]
-        if tally is not None and tally.levels[i]:
-            added = tally.add(counts[b], tally.levels[i])
-            if added is None:
-                return None
-            counts = counts[:b] + (added,) + counts[b + 1:]
-        after = left[:b] + (left[b] - 1,) + left[b + 1:]
-        return after, min(need, got + (b == k_bin and k_items >> i & 1)), counts
-
-    def options(i: int, state: tuple) -> list[tuple[int, tuple]]:
-        choices = ((b, step(i, state, b)) for b in iter_bits(allowed[i]) if state[0][b])
-        return [(b, after) for b, after in choices if after is not None]
-
-    def ways(i: int, state: tuple) -> int:
-        if i == n:
-            return int(state[1] >= need)
-        key = (i, *state)
-        if key not in memo:
-            memo[key] = sum(ways(i + 1, after) for _b, after in options(i, state))
-        return memo[key]
-
-    start = tuple(t.start if t is not None else () for t in tallies)
-    state: tuple = (tuple(room), 0, start)
-    if sum(room) != n or ways(0, state) == 0:
+    counter = _history_counter(tuple(allowed), tuple(room), at_least, tuple(histories))
+    state = counter.start
+    if sum(room) != len(allowed) or counter.ways(0, state) == 0:
         raise ValueError("no deal satisfies the constraints of this view")
     bins = []
-    for i in range(n):
-        choices = options(i, state)
-        weights = [ways(i + 1, after) for _b, after in choices]
+    for i in range(len(allowed)):
+        choices = counter.options(i, state)
+        weights = [counter.ways(i + 1, after) for _b, after in choices]
         pick = _below(rng, sum(weights))
         for (b, after), w in zip(choices, weights, strict=True):
             if pick < w:
@@ -194,6 +165,50 @@ def uniform_allocation(
                 break
             pick -= w
     return bins
+
+
+@functools.lru_cache(maxsize=16)
+def _history_counter(allowed: tuple[int, ...], room: tuple[int, ...], at_least: tuple[int, int, int] | None,
+                     tallies: tuple[_HistoryTally | None, ...]) -> _HistoryCounter:
+    """One counter per set of constraints, kept with its memo: the search samples many worlds from
+    one view (after a draw, each of them once asked the whole count again)."""
+    return _HistoryCounter(allowed, room, at_least, tallies)
+
+
+class _HistoryCounter:
+    """Counts the completions of ``uniform_allocation``'s item-by-item draw under histories: a state
+    is the room left per bin, the ``at_least`` items held (capped) and every tally's counts."""
+
+    def __init__(self, allowed: tuple[int, ...], room: tuple[int, ...], at_least: tuple[int, int, int] | None,
+                 tallies: tuple[_HistoryTally | None, ...]):
+        self.allowed, self.tallies = allowed, tallies
+        self.k_bin, self.k_items, self.need = at_least if at_least is not None else (-1, 0, 0)
+        self.start: tuple = (room, 0, tuple(t.start if t is not None else () for t in tallies))
+        self.memo: dict[tuple, int] = {}
+
+    def step(self, i: int, state: tuple, b: int) -> tuple | None:
+        """The state after item ``i`` goes to bin ``b``, or ``None`` when that leaves no history."""
+        left, got, counts = state
+        tally = self.tallies[b]
+        if tally is not None and tally.levels[i]:
+            added = tally.add(counts[b], tally.levels[i])
+            if added is None:
+                return None
+            counts = counts[:b] + (added,) + counts[b + 1:]
+        after = left[:b] + (left[b] - 1,) + left[b + 1:]
+        return after, min(self.need, got + (b == self.k_bin and self.k_items >> i & 1)), counts
+
+    def options(self, i: int, state: tuple) -> list[tuple[int, tuple]]:
+        choices = ((b, self.step(i, state, b)) for b in iter_bits(self.allowed[i]) if state[0][b])
+        return [(b, after) for b, after in choices if after is not None]
+
+    def ways(self, i: int, state: tuple) -> int:
+        if i == len(self.allowed):
+            return int(state[1] >= self.need)
+        key = (i, *state)
+        if key not in self.memo:
+            self.memo[key] = sum(self.ways(i + 1, after) for _b, after in self.options(i, state))
+        return self.memo[key]
 
 
 Classes = tuple[tuple[int, int, int], ...]  # (bins allowed from here on, marked, items) per class
@@ -387,6 +402,10 @@ class _SeatHistory:
         self.constraints: list[tuple[int, int]] = []  # (index, tiles it could not hold then)
         self.plays: dict[int, int] = {}  # tile -> history index
 
+    def key(self) -> tuple:
+        """Everything its answers depend on."""
+        return tuple(self.draws), tuple(self.constraints), tuple(sorted(self.plays.items()))
+
     def banned_now(self) -> int:
         """Tiles its current hand cannot hold: constraints after its last draw bind every tile held."""
         last = self.draws[-1] if self.draws else -1
@@ -446,6 +465,13 @@ class _HistoryTally:
                 counts[level - 1] += 1
         self.start = tuple(counts)
         self._fits: dict[tuple[int, ...], bool] = {}
+        self.key = (history.key(), initial, tuple(self.levels), self.start)
+
+    def __hash__(self) -> int:  # equal keys answer alike: ``_history_counter`` caches by them
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _HistoryTally) and self.key == other.key
 
     def add(self, counts: tuple[int, ...], level: int) -> tuple[int, ...] | None:
         """``counts`` with one more held tile of ``level``, or ``None`` when no history fits them."""
@@ -472,34 +498,68 @@ def _line_histories(view: LineView) -> list[_SeatHistory]:
     return seats
 
 
-def _sample_line(view: LineView, rng: np.random.Generator) -> Deal:
-    cfg, ts, n = view.config, view.config.tiles, view.config.num_players
+class _LineBeliefs(NamedTuple):
+    """What a line view proves about the hidden tiles, as ``_line_position`` draws from it."""
+
+    histories: list[_SeatHistory]
+    known: list[int]
+    hidden: int
+    room: list[int]
+    banned: list[int]
+    initial: list[int]
+    tallies: list[_HistoryTally | None]
+
+
+def _line_beliefs(view: LineView) -> _LineBeliefs:
+    n = view.config.num_players
     histories = _line_histories(view)
     on_line = sum(1 << t for t, _seat, _side in view.line)
     known = [view.hand if s == view.seat else 0 for s in range(n)] if view.hands is None else list(view.hands)
-    hidden = ts.full_mask & ~on_line & ~sum(known)
+    hidden = view.config.tiles.full_mask & ~on_line & ~sum(known)
     room = [view.hand_sizes[s] - known[s].bit_count() for s in range(n)]
-    banned = [h.banned_now() for h in histories]
     initial = [view.hand_sizes[s] + len(h.plays) - len(h.draws) for s, h in enumerate(histories)]
     items = list(iter_bits(hidden))
     tallies = [
         _HistoryTally(h, initial[s], items, known[s]) if h.draws else None for s, h in enumerate(histories)
     ]
+    return _LineBeliefs(histories, known, hidden, room, [h.banned_now() for h in histories], initial, tallies)
+
+
+def _line_position(view: LineView, beliefs: _LineBeliefs, rng: np.random.Generator
+                   ) -> tuple[list[int], list[int]]:
+    """Every seat's hand now and the tiles in no hand and not on the line, in random order."""
+    cfg, ts, n = view.config, view.config.tiles, view.config.num_players
     check_leader = view.round_index == 0 and cfg.first_leader == "highest_double" and cfg.variant == "block"
     for _ in range(MAX_TRIES):
-        hands = list(known)
-        rest = _allocate(hidden, hands, room, banned, rng, tallies=tallies)
+        hands = list(beliefs.known)
+        rest = _allocate(beliefs.hidden, hands, beliefs.room, beliefs.banned, rng, tallies=beliefs.tallies)
         if check_leader and view.leader != highest_double_holder(
             ts, [hands[s] | _played(view, s) for s in range(n)]
         ):
             continue
-        starts = [h.dealt_and_drawn(hands[s], initial[s]) for s, h in enumerate(histories)]
-        if None in starts:
-            raise RuntimeError("internal error: an allocation the tallies accepted has no history")
-        stock = _draw_order(view, [drawn for _dealt, drawn in starts]) + rest
-        return {"hands": [dealt for dealt, _drawn in starts],
-                "stock": stock if cfg.variant == "draw" else [], "leader": view.leader}
+        return hands, rest
     raise RuntimeError(f"no consistent deal found in {MAX_TRIES} tries")
+
+
+def sample_line_positions(view: LineView, rng: np.random.Generator, count: int
+                          ) -> list[tuple[list[int], list[int]]]:
+    """``count`` times every seat's hand now and the stock left in draw order (Draw; Block: the
+    boneyard, never drawn), as in the engines that ``rebuild`` makes of ``sample_consistent_deal``
+    with the same generator, without dealing the round's start and replaying its moves: what a
+    search that plays on from the present needs. The view's proofs are read once for all of them."""
+    beliefs = _line_beliefs(view)
+    return [_line_position(view, beliefs, rng) for _ in range(count)]
+
+
+def _sample_line(view: LineView, rng: np.random.Generator) -> Deal:
+    beliefs = _line_beliefs(view)
+    hands, rest = _line_position(view, beliefs, rng)
+    starts = [h.dealt_and_drawn(hands[s], beliefs.initial[s]) for s, h in enumerate(beliefs.histories)]
+    if None in starts:
+        raise RuntimeError("internal error: an allocation the tallies accepted has no history")
+    stock = _draw_order(view, [drawn for _dealt, drawn in starts]) + rest
+    return {"hands": [dealt for dealt, _drawn in starts],
+            "stock": stock if view.config.variant == "draw" else [], "leader": view.leader}
 
 
 def _played(view: LineView, seat: int) -> int:

@@ -10,6 +10,7 @@ import pytest
 from domino_env.bots.base import make_bot
 from domino_env.bots.line import GreedyLineAgent, LineSearchAgent
 from domino_env.rules.line import LineConfig, LineGame, LineView, highest_double_holder
+from domino_env.search.beliefs import sample_line_positions
 from domino_env.search.determinize import sample_world
 from domino_env.search.line_rollouts import Decision
 from domino_env.search.line_solver import LineSolver
@@ -174,3 +175,22 @@ def test_search_act_batch_plays_act_on_every_view(options: dict) -> None:
     positions = views(cfg, 2, seed=7)
     moves = agent.act_batch(positions, [np.random.default_rng(k) for k in range(len(positions))])
     assert moves == [agent.act(v, np.random.default_rng(k)) for k, v in enumerate(positions)]
+
+
+@pytest.mark.parametrize("options", [{"variant": "draw", "num_players": 3, "preset": "boardpan"},
+                                     {"variant": "draw", "num_players": 2, "preset": "pagat"},
+                                     {"variant": "block", "max_pips": 9}])
+def test_sampled_positions_are_the_replayed_worlds(options: dict) -> None:
+    """``sample_line_positions`` (what the search samples after a draw) gives, for the same generator,
+    exactly the hands and the stock left of the worlds ``sample_world`` deals and replays."""
+    cfg = LineConfig(target_score=None, **options)
+    after_draws = 0
+    for i, view in enumerate(views(cfg, 4)):
+        rng = np.random.default_rng(i)
+        worlds = [sample_world(view, rng) for _ in range(2)]
+        positions = sample_line_positions(view, np.random.default_rng(i), 2)
+        for world, (hands, stock) in zip(worlds, positions, strict=True):
+            assert hands == list(world.hands)
+            assert stock == list(world.stock) or cfg.variant == "block"
+        after_draws += any(view.draws)
+    assert after_draws > 10 or cfg.variant == "block"
