@@ -86,6 +86,8 @@ def baseline_table() -> str:
         m, w = row["summary"]["margin"], row["summary"]["win_rate"]
         versus = [f"{v[0]:.3f} [{v[1]:.3f}, {v[2]:.3f}]" for v in row["versus"].values()]
         made = f"`{record['config_file']}`, {train['engine_steps']:,}, {train['seconds']:.0f}"
+        if "transferred_from" in record:  # another task's baseline, played unchanged on these rules
+            made += f" (the {record['transferred_from']} baseline)"
         cells = [made, f"{m[0]:+.2f} [{m[1]:+.2f}, {m[2]:+.2f}]", f"{w[0]:.3f} [{w[1]:.3f}, {w[2]:.3f}]",
                  *versus, str(row["num_deals"])]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
@@ -125,6 +127,14 @@ def run_ladder(tasks: list[Task], deals: int | None, partner_deals: int, workers
             "elapsed_s": round(elapsed, 1), "workers": workers,
             "partners": partners.to_dict() if partners else None}, indent=1))
         print(section, flush=True)
+    write_ladder_doc(doc)
+    print(f"wrote {doc}, {sections_dir}/ and {images}/ladder_*.png")
+
+
+def write_ladder_doc(doc: Path) -> None:
+    """Rebuild the ladder block of ``doc`` from the shipped baselines' records and every task's section
+    (``docs/ladder/<task>.md`` beside ``doc``), without playing: what a newly shipped baseline changes."""
+    sections_dir = doc.parent / "ladder"
     sections = [(sections_dir / f"{name}.md").read_text() for name in TASKS
                 if (sections_dir / f"{name}.md").is_file()]
     protocol = f"Protocol: {METRIC}; {SEAT_ROTATION}; intervals {INTERVALS}."
@@ -135,7 +145,6 @@ def run_ladder(tasks: list[Task], deals: int | None, partner_deals: int, workers
     text = doc.read_text() if doc.is_file() else f"# Leaderboard\n\n{LADDER_START}\n{LADDER_END}\n"
     head, _, rest = text.partition(LADDER_START)
     doc.write_text(head + generated + rest.partition(LADDER_END)[2])
-    print(f"wrote {doc}, {sections_dir}/ and {images}/ladder_*.png")
 
 
 # ----- the command --------------------------------------------------------------------------------
