@@ -46,7 +46,7 @@ from domino_env.bots.fives import GreedyFivesAgent, Layout, greedy_choice, suit_
 from domino_env.bots.line import GreedyWeights
 from domino_env.bots.mexican_train import GreedyMexicanTrainAgent
 from domino_env.bots.texas42 import HeuristicTexas42Agent
-from domino_env.encoders import fives_compact, line_compact, texas42_compact
+from domino_env.encoders import line_compact
 from domino_env.encoders.base import get_encoder
 from domino_env.encoders.fives_compact import NUMBERS
 from domino_env.encoders.mexican_train import NUMBERS as MEXICAN_NUMBERS
@@ -158,6 +158,15 @@ class BatchedLineGreedy:
         return torch.where(placements.any(-1), best, fallback)
 
 
+def _engine_layout(game: str, options: Mapping[str, Any]) -> tuple[Any, dict[str, slice]]:
+    """The batched engine's own reading of ``options`` (its rules config) and the compact observation's
+    slots, by name: what a bot asked row by row decodes each observation with."""
+    module, _, engine = get_game(game).vector_engine.partition(":")
+    config = getattr(importlib.import_module(module), engine)(1, **options).config
+    slots = get_encoder(game, "compact").slots(config)
+    return config, {s.name: slice(s.start, s.start + s.length) for s in slots}
+
+
 class BatchedFivesGreedy:
     """``bots.fives.GreedyFivesAgent``'s move for a batch of compact observations
     (``encoders.fives_compact``), All Fives and Fives and Threes alike.
@@ -169,10 +178,7 @@ class BatchedFivesGreedy:
     history, so the move is the bot's own."""
 
     def __init__(self, options: Mapping[str, Any]):
-        from domino_env.vector.fives import VectorFivesGame
-
-        self.config = VectorFivesGame(1, **options).config  # the engine's own reading of the options
-        self.lay = fives_compact.slot_slices(self.config)
+        self.config, self.lay = _engine_layout("fives", options)
         self.bot = GreedyFivesAgent()
 
     def __call__(
@@ -214,11 +220,7 @@ class BatchedMexicanTrainGreedy:
     Python call per row)."""
 
     def __init__(self, options: Mapping[str, Any]):
-        from domino_env.vector.mexican_train import VectorMexicanTrainGame
-
-        self.config = VectorMexicanTrainGame(1, **options).config  # the engine's own reading of the options
-        self.lay = {s.name: slice(s.start, s.start + s.length)
-                    for s in get_encoder("mexican_train", "compact").slots(self.config)}
+        self.config, self.lay = _engine_layout("mexican_train", options)
         self.bot = GreedyMexicanTrainAgent()
 
     def __call__(
@@ -263,10 +265,7 @@ class BatchedTexas42Heuristic:
     of the game the batched engine plays)."""
 
     def __init__(self, options: Mapping[str, Any]):
-        from domino_env.vector.texas42 import VectorTexas42Game
-
-        self.config = VectorTexas42Game(1, **options).config  # the engine's own reading of the options
-        self.lay = texas42_compact.slot_slices(self.config)
+        self.config, self.lay = _engine_layout("texas42", options)
         self.bot = HeuristicTexas42Agent()
         self.rng = np.random.default_rng(0)  # the heuristic draws nothing; act() takes a generator
 
