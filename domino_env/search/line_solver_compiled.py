@@ -287,9 +287,11 @@ def solver_rules(config: LineConfig) -> tuple:
 class CompiledLineSolver:
     """Exact margins of batches of endgame positions of one ``LineConfig`` (module docstring).
 
-    ``table_bits``: the transposition table holds ``2 ** table_bits`` positions (about 56 bytes each)."""
+    ``table_bits``: the transposition table holds ``2 ** table_bits`` positions (about 56 bytes each).
+    2**14 (0.9 MB) keeps it in the cache: at budget 100 the search took 10% less time a move in Block
+    2p than with 2**18, 7% in Block 4p teams, 2% in Draw 3p boardpan (same positions, one process)."""
 
-    def __init__(self, config: LineConfig, table_bits: int = 18):
+    def __init__(self, config: LineConfig, table_bits: int = 14):
         if not self.supports(config):
             raise ValueError(f"the compiled solver takes sets of at most {MAX_TILES} tiles, "
                              f"got double-{config.max_pips} ({config.tiles.num_tiles} tiles)")
