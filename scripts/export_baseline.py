@@ -13,7 +13,8 @@ network-guided search can use its values; the fit's explained variance is record
 
 ships another task's baseline, unchanged, as this task's (a policy trained on other rules of the same
 game, with the same observation and actions): its record keeps the source's training and names it in
-``transferred_from``; the evaluation is on this task.
+``transferred_from``; the evaluation is on this task. ``--task T --rescore --deals N`` scores the
+shipped baseline of ``T`` again and rewrites only its record's evaluation (after a protocol change).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--run", type=Path, help="the run's training checkpoint (last.pt)")
     source.add_argument("--transfer-from", choices=list(TASKS), help="ship this task's baseline unchanged")
+    source.add_argument("--rescore", action="store_true",
+                        help="score the task's shipped baseline again (after a protocol change)")
     parser.add_argument("--config", type=Path, help="the YAML the run was trained with (recorded by name)")
     parser.add_argument("--deals", type=int, default=500, help="deals of the recorded evaluation")
     parser.add_argument("--workers", type=int, default=2)
@@ -45,6 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     task = get_task(args.task)
     if args.transfer_from:
         return transfer(task, get_task(args.transfer_from), args.deals, args.workers)
+    if args.rescore:
+        record = json.loads(baseline_path(task.name).with_suffix(".json").read_text())
+        record["evaluation"] = _score(task, args.deals, args.workers)
+        _write(baseline_path(task.name), record)
+        return 0
     checkpoint = load_checkpoint(args.run)
     history = checkpoint.get("history") or [{}]
     target = baseline_path(task.name)
@@ -56,8 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             view_critic = fit_view_critic(args.run, source).__dict__
             print(f"fitted a critic of the seat's view in place of the oracle critic: {view_critic}")
         policy = export_policy(source, target)
-    row = score_agent(task, AgentSpec("trained", "trained", {"task": task.name}), args.deals, args.workers)
-    del row["wins"], row["games"]
+    row = _score(task, args.deals, args.workers)
     record = {
         "task": task.name, "config_file": str(args.config) if args.config else None,
         "config": policy["config"],
@@ -78,11 +85,16 @@ def transfer(task: Task, source: Task, deals: int, workers: int) -> int:
     target = baseline_path(task.name)
     shutil.copyfile(baseline_path(source.name), target)
     record = json.loads(baseline_path(source.name).with_suffix(".json").read_text())
-    row = score_agent(task, AgentSpec("trained", "trained", {"task": task.name}), deals, workers)
-    del row["wins"], row["games"]
-    record.update(task=task.name, transferred_from=source.name, evaluation=row)
+    record.update(task=task.name, transferred_from=source.name, evaluation=_score(task, deals, workers))
     _write(target, record)
     return 0
+
+
+def _score(task: Task, deals: int, workers: int) -> dict:
+    """The shipped baseline's row on the task's protocol, without the per-deal comparisons."""
+    row = score_agent(task, AgentSpec("trained", "trained", {"task": task.name}), deals, workers)
+    del row["wins"], row["games"]
+    return row
 
 
 def _write(target: Path, record: dict) -> None:

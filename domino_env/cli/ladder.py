@@ -39,6 +39,7 @@ from domino_env.evaluation.tasks import (
     METRIC,
     SEAT_ROTATION,
     TASKS,
+    VERSUS,
     Task,
     baseline_path,
     get_task,
@@ -137,7 +138,7 @@ def write_ladder_doc(doc: Path) -> None:
     sections_dir = doc.parent / "ladder"
     sections = [(sections_dir / f"{name}.md").read_text() for name in TASKS
                 if (sections_dir / f"{name}.md").is_file()]
-    protocol = f"Protocol: {METRIC}; {SEAT_ROTATION}; intervals {INTERVALS}."
+    protocol = f"Protocol: {METRIC}; {SEAT_ROTATION}; {VERSUS}; intervals {INTERVALS}."
     trained = ("Trained baselines (`domino_env/baselines/<task>.json`: evaluation on the task's first deals "
                "against its opponents, 95% intervals):")
     generated = "\n".join([LADDER_START, "", trained, "", baseline_table(), protocol, "", *sections,

@@ -22,7 +22,7 @@ import numpy as np
 from domino_env.bots import available_bots
 from domino_env.evaluation.harness import AgentError, AgentSpec, evaluate
 from domino_env.evaluation.statistics import elo_ratings, pairwise_by_deal
-from domino_env.evaluation.tasks import INTERVALS, METRIC, SEAT_ROTATION, Task, get_task
+from domino_env.evaluation.tasks import INTERVALS, METRIC, SEAT_ROTATION, VERSUS, Task, get_task
 
 ROW_FORMAT = "domino-env leaderboard row"
 ROW_VERSION = 1
@@ -71,18 +71,26 @@ def score_agent(task: Task, spec: AgentSpec, num_deals: int | None = None, worke
     started = time.perf_counter()
     result = evaluate(task.setup, agents, deals, seed=task.seed, workers=workers, progress=progress,
                       lockstep=True)  # the same games as one at a time, the agents answering in batches
-    elapsed = time.perf_counter() - started
     me = [a.label for a in agents].index(spec.label)
     _, wins, games = pairwise_by_deal(result.records, len(agents))
+    versus = {agents[j].label: result.crossplay_ci[me][j] for j in range(len(agents)) if j != me}
+    if task.setup.num_sides > 2:  # head to head (``tasks.VERSUS``)
+        for j, opponent in enumerate(agents):
+            if j != me:
+                duel = evaluate(task.setup, [spec, opponent], deals, seed=task.seed, workers=workers,
+                                lockstep=True)
+                versus[opponent.label] = duel.crossplay_ci[0][1]
+    elapsed = time.perf_counter() - started
     return {
         "format": ROW_FORMAT, "version": ROW_VERSION, "task": task.name, "seed": task.seed,
         "num_deals": deals, "full_protocol": deals == task.num_deals, "workers": workers,
-        "protocol": {"metric": METRIC, "seat_rotation": SEAT_ROTATION, "intervals": INTERVALS},
+        "protocol": {"metric": METRIC, "seat_rotation": SEAT_ROTATION, "versus": VERSUS,
+                     "intervals": INTERVALS},
         "elapsed_s": round(elapsed, 2),
         "agent": {"label": spec.label, "bot": spec.bot, "kwargs": spec.kwargs},
         "agents": [a.label for a in agents],
         "summary": result.summary[me],
-        "versus": {agents[j].label: result.crossplay_ci[me][j] for j in range(len(agents)) if j != me},
+        "versus": versus,
         "elo": result.ratings[me],
         "wins": wins.tolist(), "games": games.tolist(),
     }

@@ -41,6 +41,10 @@ INTERVALS = ("95%: margin normal over deals; win share, cross-play share and Elo
              "bootstrap over deals")
 SEAT_ROTATION = ("every lineup of the agents on the scoring sides, each deal replayed once per lineup "
                  "(duplicate deals: each agent holds every seat and team with the same tiles)")
+VERSUS = ("a candidate's share against each opponent: its cross-play share at one table with all the "
+          "opponents; in games of three sides or more, from the candidate and that opponent alone at "
+          "the table on the same deals (a third agent decides too many of their comparisons: in "
+          "three-player 42 `random` wins most auctions and the two others, defending, tie)")
 
 
 @dataclass(frozen=True)

@@ -136,3 +136,19 @@ def test_a_checkpoint_file_is_scored(tmp_path: Path) -> None:
     assert row["agent"] == {"label": "mine", "bot": "checkpoint",
                             "kwargs": {"path": str(baseline_path("Block2p").resolve())}}
     assert set(row["versus"]) == {"random", "greedy"} and row["summary"]["groups"] == 2 * 2
+
+
+def test_three_sided_tasks_score_each_opponent_head_to_head() -> None:
+    """In a game of three sides the row's share against an opponent comes from the candidate and that
+    opponent alone at the table (``tasks.VERSUS``); in a game of two sides, from the one table."""
+    three = get_task("Texas42ThreePlayer")
+    search = AgentSpec("s1", "search", {"budget": 1})
+    row = score_agent(three, search, num_deals=4)
+    duel = evaluate(three.setup, [search, AgentSpec.parse("heuristic")], 4, seed=three.seed)
+    assert list(row["versus"]["heuristic"]) == list(duel.crossplay_ci[0][1])
+    assert "alone at the table" in row["protocol"]["versus"]
+    two = get_task("Block2p")
+    candidate = AgentSpec("s1", "search", {"budget": 1})
+    row = score_agent(two, candidate, num_deals=3)
+    table = evaluate(two.setup, [candidate, *map(AgentSpec.parse, two.opponents)], 3, seed=two.seed)
+    assert list(row["versus"]["random"]) == list(table.crossplay_ci[0][1])
