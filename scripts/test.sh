@@ -2,9 +2,7 @@
 # Sets everything up and runs every test (what CI runs on a clean clone):
 #   1. scripts/setup.sh, then the main suite in .venv;
 #   2. the RLlib tests in a venv of their own (.venv-rllib: ray pins gymnasium 1.2.2), scripts/ci_rllib.sh,
-#      and likewise BenchMARL (.venv-benchmarl, scripts/ci_benchmarl.sh) and AgileRL (.venv-agilerl,
-#      scripts/ci_agilerl.sh), which pin older torchrl and pettingzoo;
-#      then BenchMARL's (.venv-benchmarl: it pins torchrl), scripts/ci_benchmarl.sh, and AgileRL's
+#      and likewise BenchMARL's (.venv-benchmarl: it pins torchrl), scripts/ci_benchmarl.sh, and AgileRL's
 #      (.venv-agilerl: it pins pettingzoo < 1.27), scripts/ci_agilerl.sh;
 #   3. the lowest declared versions of the dependencies (.venv-lowest), scripts/ci_lowest_deps.sh;
 #   4. the wheel and sdist built, the wheel installed outside the checkout and every console script run,

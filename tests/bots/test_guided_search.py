@@ -5,6 +5,7 @@ move order, and stronger than random."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -53,7 +54,20 @@ def test_guided_search_plays_legal_moves_reproducibly(kwargs: dict) -> None:
             game.apply(action)
 
 
-def test_guided_search_refuses_bad_values() -> None:
+def _match_trained(tmp_path: Path) -> str:
+    """The BlockTeams4p policy recorded as trained on whole matches (no shipped policy is any more):
+    its critic's values are then no round margins."""
+    from domino_env_training.checkpoints import load_checkpoint, save_checkpoint
+
+    policy = load_checkpoint(baseline_path("BlockTeams4p"))
+    options = policy["config"]["game"]["options"]
+    policy["config"]["game"]["options"] = {**options, "episode": "match", "target_score": 100}
+    path = tmp_path / "match.pt"
+    save_checkpoint(path, policy)
+    return str(path)
+
+
+def test_guided_search_refuses_bad_values(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="network must be the path of a checkpoint file, got 'nowhere.pt'"):
         make_bot("dominoes", "search", network="nowhere.pt")
     with pytest.raises(ValueError, match="need network=<checkpoint path>"):
@@ -68,7 +82,7 @@ def test_guided_search_refuses_bad_values() -> None:
         make_bot("dominoes", "search", network=BLOCK2P, rollout="sampled")
     with pytest.raises(ValueError, match="trained on 'texas42', not 'dominoes'"):
         make_bot("dominoes", "search", network=str(baseline_path("Texas42")))
-    match_network = str(baseline_path("DrawTeams4pBoardpanMatch"))
+    match_network = _match_trained(tmp_path)
     with pytest.raises(ValueError, match="leaf_plies: .*episode='round'"):
         make_bot("dominoes", "search", network=match_network, leaf_plies=2)
     # A network of other rules is refused at the first position it is asked about.
