@@ -194,6 +194,10 @@ class Game:
             raise ValueError(f"unknown {self.name} option(s) {unknown}; known: {self.env_options()}")
         return self.raw_env(**kwargs)
 
+    def batched_bot_class(self, name: str) -> type:
+        """The class of batched scripted bot ``name`` (a key of ``batched_bots``)."""
+        return _import(self.batched_bots[name])
+
     def vector_class(self, config: Any) -> type | None:
         """The batched engine class when it plays ``config``, else ``None``."""
         if self.vector_engine is None or not self.vector_plays(config):

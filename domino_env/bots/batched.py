@@ -336,8 +336,7 @@ def make_batched_bot(game: str, name: str, options: Mapping[str, Any] | None = N
     known = get_game(game).batched_bots
     if name not in known:
         raise ValueError(f"no batched scripted opponent {name!r} for {game}; known: {batched_bots(game)}")
-    module, _, attribute = known[name].partition(":")
-    return getattr(importlib.import_module(module), attribute)(dict(options or {}))
+    return get_game(game).batched_bot_class(name)(dict(options or {}))
 
 
 class BatchedPolicyAgent:
