@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from domino_env.bots.fives import GreedyFivesAgent, Layout, greedy_choice, suit_tiles
+from domino_env.bots.fives import GreedyFivesAgent, greedy_choice, suit_tiles
 from domino_env.bots.line import GreedyWeights
 from domino_env.bots.mexican_train import GreedyMexicanTrainAgent
 from domino_env.bots.texas42 import HeuristicTexas42Agent
@@ -51,7 +51,7 @@ from domino_env.encoders.base import get_encoder
 from domino_env.encoders.fives_compact import NUMBERS
 from domino_env.encoders.mexican_train import NUMBERS as MEXICAN_NUMBERS
 from domino_env.games import get_game
-from domino_env.rules.fives import NUM_TILES
+from domino_env.rules.fives import NUM_TILES, Layout
 from domino_env.rules.mexican_train import NUM_TILES as MEXICAN_TILES
 from domino_env.rules.texas42 import BID, DECLARE, DISCARD_PHASE, PLAY_PHASE, Texas42View
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits

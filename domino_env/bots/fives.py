@@ -12,128 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import NamedTuple
 
 import numpy as np
 
 from domino_env.bots.base import register_bot
 from domino_env.rules.conventions import check_choice
-from domino_env.rules.fives import COUNT_POINTS, END_STRIDE, FivesConfig, FivesGame, FivesView
+from domino_env.rules.fives import (
+    END_STRIDE,
+    FivesConfig,
+    FivesGame,
+    FivesView,
+    Layout,
+    count_points,
+    tile_points,
+)
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 from domino_env.search.fives_beliefs import sample_fives_world, table_mask
 from domino_env.search.line_solver import margin
 
 _LOW, _HIGH, _PIPS, _SUIT = DOUBLE_SIX.low, DOUBLE_SIX.high, DOUBLE_SIX.pips, DOUBLE_SIX.suit_mask
-
-
-class Layout(NamedTuple):
-    """What the count and the open ends depend on: the tiles down, the spinner's number (-1: none),
-    and per end W, E, N, S its number, whether its outermost tile is a double, whether its arm holds
-    a tile. ``place`` follows ``FivesGame._place`` and ``count`` ``FivesGame.count`` (a test checks
-    both against the engine), so a bot can look two plays ahead without the hidden hands."""
-
-    plays: int
-    lead_pips: int  # the lone lead's pips (0 once a second tile is down)
-    spinner: int
-    ends: tuple[int, int, int, int]
-    doubles: tuple[bool, bool, bool, bool]
-    filled: tuple[bool, bool, bool, bool]
-
-    @classmethod
-    def of(cls, view: FivesView | FivesGame) -> Layout:
-        """The layout of a view (or of an engine: the same public fields, no view built)."""
-        if view.centre is None:
-            return cls(0, 0, -1, (-1, -1, -1, -1), (False,) * 4, (False,) * 4)
-        t, _s, _w, west, east = view.centre
-        spinner = _LOW[view.spinner] if view.spinner >= 0 else -1
-        ends, doubles = [], []
-        for e, arm in enumerate(view.arms):
-            if arm:
-                ends.append(arm[-1][4])
-                doubles.append(arm[-1][3] == arm[-1][4])
-            elif spinner >= 0:
-                ends.append(spinner)
-                doubles.append(False)
-            else:
-                ends.append((west, east, -1, -1)[e])
-                doubles.append(e < 2 and west == east)
-        filled = tuple(bool(arm) for arm in view.arms)
-        plays = 1 + sum(len(arm) for arm in view.arms)
-        return cls(plays, _PIPS[t] if plays == 1 else 0, spinner, tuple(ends), tuple(doubles), filled)  # type: ignore[arg-type]
-
-    def open_ends(self) -> tuple[int, int, int, int]:
-        """``FivesGame.open_ends``: N and S once both of the spinner's W and E sides hold a tile."""
-        if not self.plays:
-            return (-1, -1, -1, -1)
-        if self.spinner >= 0 and self.filled[0] and self.filled[1]:
-            return self.ends
-        return (self.ends[0], self.ends[1], -1, -1)
-
-    def fits(self, t: int) -> list[int]:
-        """The ends tile ``t`` can go on (the lead goes on end 0)."""
-        if not self.plays:
-            return [0]
-        return [e for e, v in enumerate(self.open_ends()) if v >= 0 and _SUIT[v] >> t & 1]
-
-    def count(self, double_count: str | None) -> int:
-        if self.plays <= 1:
-            return self.lead_pips
-        both = double_count != "one_half"
-        total = 0
-        for e in range(4 if self.spinner >= 0 else 2):
-            if self.spinner < 0 or self.filled[e]:
-                total += self.ends[e] * (2 if self.doubles[e] and both else 1)
-        if self.spinner >= 0 and not (self.filled[0] and self.filled[1]):
-            total += 2 * self.spinner
-        return total
-
-    def place(self, t: int, e: int, spins: bool) -> Layout:
-        """The layout after tile ``t`` goes on end ``e``; ``spins``: a first double becomes the spinner."""
-        low, high = _LOW[t], _HIGH[t]
-        double = low == high
-        ends, doubles, filled = list(self.ends), list(self.doubles), list(self.filled)
-        spins = spins and double and self.spinner < 0
-        if not self.plays:
-            if spins:
-                return Layout(1, low + high, low, (low,) * 4, (False,) * 4, (False,) * 4)
-            lead_ends = (double, double, False, False)
-            return Layout(1, low + high, -1, (low, high, -1, -1), lead_ends, (False,) * 4)
-        if spins:  # the line so far becomes the arm on the spinner's covered side
-            ends[e] = ends[2] = ends[3] = low
-            doubles[e], filled[1 - e], filled[e] = False, True, False
-            return Layout(self.plays + 1, 0, low, tuple(ends), tuple(doubles), tuple(filled))  # type: ignore[arg-type]
-        ends[e] = high if low == ends[e] else low
-        doubles[e], filled[e] = double, True
-        return Layout(self.plays + 1, 0, self.spinner, tuple(ends), tuple(doubles), tuple(filled))  # type: ignore[arg-type]
-
-
-def count_points(config: FivesConfig, count: int) -> int:
-    """What a count scores, in the config's score unit (``COUNT_POINTS``; ``fives`` divides by 5)."""
-    points = int(COUNT_POINTS[config.variant][count])
-    return points // 5 if config.score_unit == "fives" else points
-
-
-def tile_points(layout: Layout, config: FivesConfig) -> tuple[int, ...]:
-    """Per tile, the most it scores laid on ``layout`` (-1 where it fits no end)."""
-    spins = config.spinner == "first_double"
-    return _tile_points(layout, config.variant, config.double_count, config.score_unit == "fives", spins)
-
-
-@lru_cache(maxsize=1 << 16)
-def _tile_points(layout: Layout, game: str, double_count: str | None, fives: bool,
-                 spins: bool) -> tuple[int, ...]:
-    """``tile_points`` on the rule options it reads. Cached: rollouts and the reply look-ahead meet
-    the same layouts again and again."""
-    unit = 5 if fives else 1
-    table = COUNT_POINTS[game]
-    if not layout.plays:  # a lead counts its pips
-        return tuple(int(table[_PIPS[u]]) // unit for u in range(DOUBLE_SIX.num_tiles))
-    out = [-1] * DOUBLE_SIX.num_tiles
-    for e, v in enumerate(layout.open_ends()):
-        for u in iter_bits(_SUIT[v] if v >= 0 else 0):
-            out[u] = max(out[u], int(table[layout.place(u, e, spins).count(double_count)]) // unit)
-    return tuple(out)
 
 
 def suit_tiles(numbers: Iterable[int]) -> int:

@@ -22,6 +22,11 @@ the open ends at that moment).
 
 A void is stated as of the end of that seat's last turn (a seat still drawing may hold a tile it
 just drew), which is always the case when another seat observes: only relative seats 1..n-1 show.
+
+Look-ahead per legal play (``look_ahead_points``): what the play scores, and the most any single
+tile whose place I do not know would score laid next. A count scores on a multiple of five (or of
+three): modular sums that a small network learns slowly and a club player reads off the table, so
+the observation states them. Both come from the public layout and my own hand only.
 """
 
 from __future__ import annotations
@@ -32,14 +37,18 @@ import numpy as np
 
 from domino_env.encoders.base import Encoder, Slot, layout, register_encoder, scaled
 from domino_env.rules.fives import (
+    END_STRIDE,
     MAX_COUNT,
     NUM_TILES,
     TILE_IS_DOUBLE,
     TILE_LOW,
     FivesConfig,
     FivesView,
+    Layout,
+    count_points,
+    tile_points,
 )
-from domino_env.rules.tiles import DOUBLE_SIX
+from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 
 NUMBERS = 7  # pip values 0..6 of the double-six set
 NUM_ENDS = 4  # W, E, N, S (Fives and Threes uses W and E only)
@@ -54,7 +63,7 @@ def score_scale(config: FivesConfig) -> int:
 
 def compact_slots(config: FivesConfig) -> tuple[Slot, ...]:
     """The slot table of the compact observation for ``config`` (see the module docstring)."""
-    n = config.num_players
+    n, plays = config.num_players, END_STRIDE[config.variant] * NUM_TILES
     parts = [  # the 0/1 slots first, then the scaled ones (a batched engine unpacks the first in one go)
         ("hand", NUM_TILES, "tiles in my hand"),
         ("table", NUM_TILES, "tiles on the table"),
@@ -75,6 +84,8 @@ def compact_slots(config: FivesConfig) -> tuple[Slot, ...]:
         ("hand_sizes", n, "tiles held per relative seat / 28"),
         ("stock", 1, "drawable stock / 28 (0 in Fives and Threes)"),
         ("scores", n, "per relative seat, its side's score / target (one hand: usual target), max 1"),
+        ("play_points", plays, "per play action, what the count scores after it / max_play_points"),
+        ("reply_points", plays, "per play action, the most one unknown tile scores next / max_play_points"),
     ]
     return layout(parts)
 
@@ -119,6 +130,22 @@ def end_doubles(view: FivesView) -> list[bool]:
     return out
 
 
+def look_ahead_points(view: FivesView, unknown: int) -> tuple[dict[int, int], dict[int, int]]:
+    """Per legal play action, what the count scores after it, and the most a tile of ``unknown``
+    (the tiles whose place the seat does not know) would score laid next on that layout (0 when none
+    fits), in the score unit. The target rules (an exact 61) are not applied: this is the count."""
+    cfg = view.config
+    stride, spins = END_STRIDE[cfg.variant], cfg.spinner == "first_double"
+    layout_now = Layout.of(view)
+    play, reply = {}, {}
+    for a in iter_bits(view.legal_mask & ((1 << stride * NUM_TILES) - 1)):
+        after = layout_now.place(*divmod(a, stride), spins)
+        play[a] = count_points(cfg, after.count(cfg.double_count))
+        best = tile_points(after, cfg)
+        reply[a] = max([0, *(best[u] for u in iter_bits(unknown))])
+    return play, reply
+
+
 class _Plan:
     """Bit offsets and tables of the float32 quotients ``scaled`` gives for one config, so an
     encode only shifts, ors and looks up (its values are those of ``scaled``, bit for bit)."""
@@ -130,10 +157,10 @@ class _Plan:
         self.flags = self.at["count"]  # the 0/1 slots end here; the scaled ones follow in one run
         self.number = (*(1 << v for v in range(NUMBERS)), 0)  # index -1: a closed end
         self.scale = score_scale(cfg)
-        self.per_count, self.per_number, self.per_tile, self.per_score = (
+        self.per_count, self.per_number, self.per_tile, self.per_score, self.per_play = (
             scaled(np.arange(top + 1), scale).tolist()
             for top, scale in ((4 * 12, MAX_COUNT[cfg.variant]), (NUMBERS, NUMBERS), (NUM_TILES, NUM_TILES),
-                               (self.scale, self.scale))
+                               (self.scale, self.scale), (cfg.max_play_points, cfg.max_play_points))
         )
 
 
@@ -180,13 +207,17 @@ def encode_compact(view: FivesView) -> np.ndarray:
     raw = np.frombuffer(bits.to_bytes((flags + 7) // 8, "little"), np.uint8)
     out[:flags] = np.unpackbits(raw, count=flags, bitorder="little")
     sizes, scores = view.hand_sizes[me:] + view.hand_sizes[:me], view.scores[me:] + view.scores[:me]
-    out[flags:] = [
+    out[flags : at["play_points"]] = [
         plan.per_count[view.count],
         *(plan.per_number[(unknown & m).bit_count()] for m in DOUBLE_SIX.suit_mask),
         *(plan.per_tile[k] for k in sizes),
         plan.per_tile[view.drawable],
         *(plan.per_score[min(x, plan.scale)] for x in scores),
     ]
+    play, reply = look_ahead_points(view, unknown)
+    for name, points in (("play_points", play), ("reply_points", reply)):
+        for a, x in points.items():
+            out[at[name] + a] = plan.per_play[x]
     return out
 
 

@@ -102,6 +102,10 @@ class VectorFivesGame(BatchedMatches):
 
         # Tile tables with a "no tile" row 28; per-number tables with a "closed end" row 7.
         self._tile_bits = np.array([1 << t for t in range(NUM_TILES)] + [0], np.uint64)
+        # _tile_of[v, w]: the tile holding numbers v and w; row 7 (a closed end) is "no tile".
+        self._tile_of = np.full((NUMBERS + 1, NUMBERS), _NO_TILE, np.int64)
+        for t in range(NUM_TILES):
+            self._tile_of[TILE_LOW[t], TILE_HIGH[t]] = self._tile_of[TILE_HIGH[t], TILE_LOW[t]] = t
         self._low = np.append(TILE_LOW, 0).astype(np.int64)
         self._high = np.append(TILE_HIGH, 0).astype(np.int64)
         self._lead_rank = np.array([lead_rank(DOUBLE_SIX, t) for t in range(NUM_TILES)])
@@ -520,4 +524,75 @@ class VectorFivesGame(BatchedMatches):
         obs[:, lay["stock"].start] = scaled(np.maximum(self._stock_end - self.ptr, 0), NUM_TILES)
         scale = self._score_scale
         obs[:, lay["scores"]] = scaled(np.minimum(self.scores.reshape(-1).take(rel), scale), scale)
+        play, reply = self._look_ahead(unknown)
+        obs[:, lay["play_points"]] = scaled(play, cfg.max_play_points)
+        obs[:, lay["reply_points"]] = scaled(reply, cfg.max_play_points)
         return obs
+
+    def _look_ahead(self, unknown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``encoders.fives_compact.look_ahead_points`` for every legal play of the batch: ``(B,
+        plays)`` what each scores, and the most a tile of ``unknown`` scores laid next.
+
+        Each legal (game, play) pair gets the layout after the play (the four cases of ``_place``
+        on copies), then every (end, other number) placement of a next tile is counted at once."""
+        num_plays = self._draw_action
+        play = np.zeros((self.num_envs, num_plays), np.int64)
+        reply = np.zeros((self.num_envs, num_plays), np.int64)
+        games, action = np.nonzero(self._mask[:, :num_plays])
+        if not games.size:
+            return play, reply
+        tile, end = action // self._stride, action % self._stride
+        k, cols = games.size, np.arange(4)[None, :]
+        low, high = self._low[tile], self._high[tile]
+        double = low == high
+        lead = self.plays[games] == 0
+        spins = double & (self.spinner[games] < 0) & self._spins
+        on_arm = ~lead & ~spins
+        ends, value, arm = self.ends[games], self.value[games], self.arm[games]
+        spinner = self.spinner[games].copy()
+        at_end = cols == end[:, None]
+        # A tile on an arm: its outer number becomes the end (a double counts twice).
+        outer = low + high - ends[np.arange(k), end]
+        share = outer << (double & self._both_halves)
+        ends = np.where(at_end & on_arm[:, None], outer[:, None], ends)
+        value = np.where(at_end & on_arm[:, None], share[:, None], value)
+        arm = arm | (at_end & on_arm[:, None])
+        # A lead: W and E open (all four at its value for a spinner); a plain lead's ends count.
+        twice = double & ~spins & self._both_halves
+        lead_ends = np.stack([low, np.where(spins, low, high), low, low], axis=1)
+        lead_value = np.where(spins[:, None] | (cols >= 2), 0,
+                              np.stack([low << twice, high << twice, low, low], axis=1))
+        ends = np.where(lead[:, None], lead_ends, ends)
+        value = np.where(lead[:, None], lead_value, value)
+        arm = arm & ~lead[:, None]
+        # A later spinner: the line so far becomes the arm on its covered side.
+        late = spins & ~lead
+        ends = np.where(late[:, None] & (at_end | (cols >= 2)), low[:, None], ends)
+        value = np.where(late[:, None] & at_end, 0, value)
+        arm = np.where(late[:, None], cols == (1 - end)[:, None], arm)
+        spinner = np.where(spins, low, spinner)
+        bare = (spinner >= 0) & ~(arm[:, 0] & arm[:, 1])
+        total = value.sum(axis=1)
+        count = np.where(lead, low + high, total + np.where(bare, 2 * spinner, 0))
+        play[games, action] = self._points.take(count)
+        # Every next tile (the end's number, w) on every end open after the play.
+        pool = unknown[games]
+        w = np.arange(NUMBERS)[None, :]
+        best = np.zeros(k, np.int64)
+        both_open = (spinner >= 0) & arm[:, 0] & arm[:, 1]
+        for e in range(self._num_ends):
+            v = ends[:, e]
+            is_open = np.ones(k, bool) if e < 2 else both_open
+            tiles = self._tile_of[np.where(is_open, v, _CLOSED)]  # (k, 7); 28 where none
+            fits = (self._tile_bits[tiles] & pool[:, None]) != 0
+            same = w == v[:, None]
+            new_spin = same & (spinner < 0)[:, None] & self._spins
+            covered = arm[:, 0] | (e == 0), arm[:, 1] | (e == 1)
+            bare_next = (spinner >= 0) & ~(covered[0] & covered[1])
+            plain = (total - value[:, e] + np.where(bare_next, 2 * spinner, 0))[:, None] + (
+                w << (same & self._both_halves))
+            spun = value[:, 1 - e, None] + 2 * w if e < 2 else plain  # a spinner comes on W or E only
+            points = self._points.take(np.where(new_spin, spun, plain))
+            best = np.maximum(best, np.where(fits, points, 0).max(axis=1))
+        reply[games, action] = best
+        return play, reply

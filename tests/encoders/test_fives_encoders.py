@@ -145,3 +145,53 @@ def test_random_hands_stay_within_the_history_bound(options):
             events = len(env.game.history)
             env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
         assert events < encoder.max_tokens(env.config)
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=[str(i) for i in range(len(VARIANTS))])
+def test_look_ahead_points_are_what_the_engine_scores(options):
+    """The compact look-ahead slots against the engine itself: each legal play applied to a clone
+    scores ``play_points``; ``reply_points`` is the best count any unknown tile makes when the engine
+    lays it next on any end it fits (``_place`` on a clone: the engine's own layout code)."""
+    from domino_env.encoders.fives_compact import encode_compact, look_ahead_points, slot_slices
+    from domino_env.rules.fives import END_STRIDE, count_points
+    from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
+
+    env, rng = raw_env(observation_encoder="compact", **options), np.random.default_rng(7)
+    checked = scoring = 0
+    for position in range(60):
+        env.reset(seed=300 + position)
+        for _ in range(int(rng.integers(0, 25))):
+            if env.game.is_terminal:
+                break
+            env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+        game = env.game
+        if game.is_terminal:
+            continue
+        seat, cfg = game.current_player, game.config
+        view = game.view(seat)
+        seen = view.hand | game.table
+        if cfg.open_hands:
+            for hand in game.hands:
+                seen |= hand
+        unknown = DOUBLE_SIX.full_mask & ~seen
+        play, reply = look_ahead_points(view, unknown)
+        stride = END_STRIDE[cfg.variant]
+        assert set(play) == {a for a in game.legal_actions() if a < stride * DOUBLE_SIX.num_tiles}
+        for a in play:
+            after = game.clone()
+            after._place(a // stride, a % stride, seat)
+            assert play[a] == count_points(cfg, after._layout_count()), (position, a)
+            best = 0
+            for u in iter_bits(unknown):
+                for e, v in enumerate(after.open_ends()):
+                    if v >= 0 and DOUBLE_SIX.suit_mask[v] >> u & 1:
+                        nxt = after.clone()
+                        nxt._place(u, e, (seat + 1) % cfg.num_players)
+                        best = max(best, count_points(cfg, nxt._layout_count()))
+            assert reply[a] == best, (position, a)
+            checked += 1
+            scoring += play[a] > 0
+        lay = slot_slices(cfg)
+        obs = encode_compact(view)
+        assert np.flatnonzero(obs[lay["play_points"]]).tolist() == sorted(a for a in play if play[a])
+    assert checked >= 80 and scoring >= 10, (checked, scoring)
