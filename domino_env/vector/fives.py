@@ -102,10 +102,18 @@ class VectorFivesGame(BatchedMatches):
 
         # Tile tables with a "no tile" row 28; per-number tables with a "closed end" row 7.
         self._tile_bits = np.array([1 << t for t in range(NUM_TILES)] + [0], np.uint64)
-        # _tile_of[v, w]: the tile holding numbers v and w; row 7 (a closed end) is "no tile".
-        self._tile_of = np.full((NUMBERS + 1, NUMBERS), _NO_TILE, np.int64)
+        # _fitting_bytes[j][x, v]: bit w set where tile (v, w) is among the tiles 8j..8j+7 set in x.
+        self._fitting_bytes = np.zeros((4, 256, NUMBERS), np.int64)
         for t in range(NUM_TILES):
-            self._tile_of[TILE_LOW[t], TILE_HIGH[t]] = self._tile_of[TILE_HIGH[t], TILE_LOW[t]] = t
+            j, bit = divmod(t, 8)
+            has = (np.arange(256) >> bit & 1).astype(bool)
+            self._fitting_bytes[j, has, TILE_LOW[t]] |= 1 << int(TILE_HIGH[t])
+            self._fitting_bytes[j, has, TILE_HIGH[t]] |= 1 << int(TILE_LOW[t])
+        # _reply_table[(base * 7 + v) * 128 + m]: the most a tile (v, w), w in the bit set m, scores
+        # laid on an end of number v of a layout counting ``base`` without that end (a double twice).
+        base, v, m, w = np.ix_(np.arange(49), np.arange(NUMBERS), np.arange(128), np.arange(NUMBERS))
+        count = np.minimum(base + (w << ((w == v) & self._both_halves)), 48)
+        self._reply_table = (self._points[count] * (m >> w & 1)).max(axis=3).reshape(-1)
         self._low = np.append(TILE_LOW, 0).astype(np.int64)
         self._high = np.append(TILE_HIGH, 0).astype(np.int64)
         self._lead_rank = np.array([lead_rank(DOUBLE_SIX, t) for t in range(NUM_TILES)])
@@ -124,6 +132,7 @@ class VectorFivesGame(BatchedMatches):
         suits = np.array(list(DOUBLE_SIX.suit_mask) + [0, DOUBLE_SIX.full_mask], np.uint64)
         self._suit_spread = self._spread_tiles(suits)
         self._count_scaled = scaled(np.arange(4 * 12 + 1), MAX_COUNT[cfg.variant])
+        self._play_scaled = scaled(np.arange(cfg.max_play_points + 1), cfg.max_play_points)
         self._score_scale = score_scale(cfg)
         self._lay = slot_slices(cfg)
         self._bits = self._lay["count"].start  # the 0/1 slots end where the scaled ones begin
@@ -524,23 +533,19 @@ class VectorFivesGame(BatchedMatches):
         obs[:, lay["stock"].start] = scaled(np.maximum(self._stock_end - self.ptr, 0), NUM_TILES)
         scale = self._score_scale
         obs[:, lay["scores"]] = scaled(np.minimum(self.scores.reshape(-1).take(rel), scale), scale)
-        play, reply = self._look_ahead(unknown)
-        obs[:, lay["play_points"]] = scaled(play, cfg.max_play_points)
-        obs[:, lay["reply_points"]] = scaled(reply, cfg.max_play_points)
+        games, action, play, reply = self._look_ahead(unknown)
+        obs[:, lay["play_points"].start :] = 0
+        obs[games, lay["play_points"].start + action] = self._play_scaled.take(play)
+        obs[games, lay["reply_points"].start + action] = self._play_scaled.take(reply)
         return obs
 
-    def _look_ahead(self, unknown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``encoders.fives_compact.look_ahead_points`` for every legal play of the batch: ``(B,
-        plays)`` what each scores, and the most a tile of ``unknown`` scores laid next.
+    def _look_ahead(self, unknown: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``encoders.fives_compact.look_ahead_points`` for every legal play of the batch: the
+        (game, action) pairs, what each scores, and the most a tile of ``unknown`` scores laid next.
 
         Each legal (game, play) pair gets the layout after the play (the four cases of ``_place``
         on copies), then every (end, other number) placement of a next tile is counted at once."""
-        num_plays = self._draw_action
-        play = np.zeros((self.num_envs, num_plays), np.int64)
-        reply = np.zeros((self.num_envs, num_plays), np.int64)
-        games, action = np.nonzero(self._mask[:, :num_plays])
-        if not games.size:
-            return play, reply
+        games, action = np.nonzero(self._mask[:, : self._draw_action])
         tile, end = action // self._stride, action % self._stride
         k, cols = games.size, np.arange(4)[None, :]
         low, high = self._low[tile], self._high[tile]
@@ -574,25 +579,27 @@ class VectorFivesGame(BatchedMatches):
         bare = (spinner >= 0) & ~(arm[:, 0] & arm[:, 1])
         total = value.sum(axis=1)
         count = np.where(lead, low + high, total + np.where(bare, 2 * spinner, 0))
-        play[games, action] = self._points.take(count)
-        # Every next tile (the end's number, w) on every end open after the play.
-        pool = unknown[games]
-        w = np.arange(NUMBERS)[None, :]
+        play = self._points.take(count)
+        # The next tile on each end open after the play: a table lookup by the count without that
+        # end, the end's number and which tiles of that number are unknown (``_reply_table``).
+        octets = unknown.view(np.uint8).reshape(-1, 8)
+        fitting = self._fitting_bytes[0].take(octets[:, 0], axis=0)
+        for j in range(1, 4):
+            fitting |= self._fitting_bytes[j].take(octets[:, j], axis=0)
+        fitting = fitting[games]  # [pair, v]: bit w set where tile (v, w) is unknown
+        rows = np.arange(k)
         best = np.zeros(k, np.int64)
         both_open = (spinner >= 0) & arm[:, 0] & arm[:, 1]
+        may_spin = (spinner < 0) & self._spins
         for e in range(self._num_ends):
-            v = ends[:, e]
-            is_open = np.ones(k, bool) if e < 2 else both_open
-            tiles = self._tile_of[np.where(is_open, v, _CLOSED)]  # (k, 7); 28 where none
-            fits = (self._tile_bits[tiles] & pool[:, None]) != 0
-            same = w == v[:, None]
-            new_spin = same & (spinner < 0)[:, None] & self._spins
-            covered = arm[:, 0] | (e == 0), arm[:, 1] | (e == 1)
-            bare_next = (spinner >= 0) & ~(covered[0] & covered[1])
-            plain = (total - value[:, e] + np.where(bare_next, 2 * spinner, 0))[:, None] + (
-                w << (same & self._both_halves))
-            spun = value[:, 1 - e, None] + 2 * w if e < 2 else plain  # a spinner comes on W or E only
-            points = self._points.take(np.where(new_spin, spun, plain))
-            best = np.maximum(best, np.where(fits, points, 0).max(axis=1))
-        reply[games, action] = best
-        return play, reply
+            v = np.where(both_open, ends[:, e], 0) if e >= 2 else ends[:, e]
+            held = fitting[rows, v] if e < 2 else np.where(both_open, fitting[rows, v], 0)
+            covered = (arm[:, 0] | (e == 0)) & (arm[:, 1] | (e == 1))
+            base = total - value[:, e] + np.where((spinner >= 0) & ~covered, 2 * spinner, 0)
+            double = held >> v & 1
+            plain = np.where(may_spin, held & ~(1 << v), held)
+            best = np.maximum(best, self._reply_table[(base * NUMBERS + v) * 128 + plain])
+            if e < 2 and self._spins:  # the double of this end's number would become the spinner
+                spun = self._points.take(value[:, 1 - e] + 2 * v)
+                best = np.maximum(best, np.where(may_spin & (double == 1), spun, 0))
+        return games, action, play, best
