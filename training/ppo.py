@@ -327,6 +327,8 @@ def train(config: Config, *, resume: bool = False, overwrite: bool = False,
 
         # ----- rollout: fresh games, the learner on its seats, pool opponents on the others -----
         scores = collect_rollout(setup, learner, buffers, game_seed, generator)
+        if learner.global_step == clock.start_step:
+            warn_if_no_game_ended(buffers, config)
         learner.global_step += setup.steps_per_iteration
 
         # ----- advantages along each seat's own decisions -----
@@ -466,6 +468,18 @@ def imitate_teacher(setup: Setup, learner: Learner, writer: SummaryWriter, clock
 
 
 # ----- rollout ---------------------------------------------------------------------------------------
+
+def warn_if_no_game_ended(buffers: RolloutBuffers, config: Config) -> None:
+    """Every rollout starts fresh games, so a game longer than ``ppo.num_steps`` never ends in one:
+    what it pays at its end never reaches the learner, and it learns from step rewards alone (none
+    in most of these games). A run's first rollout says so rather than train on nothing."""
+    if not bool(buffers.dones.any()):
+        warnings.warn(f"no game ended in the first rollout's ppo.num_steps={config.ppo.num_steps} steps: "
+                      "every rollout starts fresh games, so a game's final reward never reaches the "
+                      f"learner; make ppo.num_steps longer than a game of {config.game.name} with "
+                      f"{dict(config.game.options)} (a round of four-player Mexican Train takes about "
+                      "110 steps, a match of All Fives to 100 about 80)", stacklevel=2)
+
 
 def collect_rollout(setup: Setup, learner: Learner, buffers: RolloutBuffers, game_seed: int,
                     generator: torch.Generator) -> list[float]:

@@ -133,3 +133,17 @@ def test_a_harness_period_longer_than_the_run_is_reported(tmp_path):
     with pytest.warns(UserWarning, match="one harness evaluation every 3 iterations, more than the run's 2"):
         result = train(config, progress=False)
     assert [h["iteration"] for h in result.history if "harness_win_rate_vs_greedy" in h] == [2]
+
+
+@pytest.mark.parametrize("num_steps", [4, 32])
+def test_a_rollout_in_which_no_game_ends_is_reported(tmp_path, recwarn, num_steps):
+    """Rollouts start fresh games: Block 2p rounds take 8 steps or more, so with 4 steps a rollout no
+    round ends and no reward ever reaches the learner; the trainer says so (and not with 32)."""
+    config = from_dict({
+        "run_dir": str(tmp_path), "total_steps": 16 * num_steps, "eval_interval": 1, "eval_games": 16,
+        "game": {"options": {"target_score": None}},
+        "ppo": {"num_envs": 16, "num_steps": num_steps}, "network": {"hidden_sizes": [16]},
+    })
+    train(config, progress=False)
+    reported = [w for w in recwarn if "no game ended in the first rollout" in str(w.message)]
+    assert len(reported) == (1 if num_steps == 4 else 0)
