@@ -7,11 +7,6 @@ config (``compact_slots``): 27 tile slots with three players, 56 in Texas 88. Ti
 and contracts are categories (bit vectors and one-hots); counts are scaled by a fixed constant of
 their slot, so every entry lies in ``[0, 1]``. All 0/1 slots come first, then the scaled ones.
 
-Texas 88's two copies of a tile are the same tile to a player, so its tile slots say so
-(``merge_copies``): slot ``c`` is "at least one copy of tile ``c``", slot ``28 + c`` "both copies",
-whichever ids the copies have. A network then learns each tile from all its deals, not each copy from
-half of them; the actions stay one per copy (a hand holding both copies has two equal moves).
-
 Belief features (what the public record proves, never a guess):
 
 - ``voids``: for each other seat, the suits it failed to follow this hand (0-6, trump, doubles under
@@ -44,7 +39,6 @@ from domino_env.encoders.texas42 import (
     trick_slots,
 )
 from domino_env.rules.texas42 import (
-    CANONICAL_TILES,
     DONE,
     NUM_SUITS,
     PLAY_PHASE,
@@ -106,17 +100,6 @@ def slot_slices(config: Texas42Config) -> dict[str, slice]:
     return {s.name: slice(s.start, s.start + s.length) for s in compact_slots(config)}
 
 
-_FIRST_COPIES = (1 << CANONICAL_TILES) - 1
-
-
-def merge_copies(tiles):
-    """A Texas 88 tile set (``int`` or ``uint64`` array; ids ``c + 28 * copy``) as the compact slots
-    hold it: bit ``c`` where a copy of tile ``c`` is in it, bit ``28 + c`` where both are. The number
-    of bits set is unchanged."""
-    first, second = tiles & _FIRST_COPIES, tiles >> CANONICAL_TILES
-    return (first | second) | (first & second) << CANONICAL_TILES
-
-
 def suits_in_force(declaration: int, config: Texas42Config) -> tuple[int, ...]:
     """Per suit (0-6, trump, doubles), the tiles following it under ``declaration`` (-1: none yet)."""
     v = config.variant
@@ -144,9 +127,6 @@ class _Plan:
         self.full_mask = v.full_mask
         self.hand_at, self.unknown_at, self.played_at = at["hand"], at["unknown"], at["played"]
         self.discards_at = at.get("discards", -1)
-        self.texas88 = v.texas88
-        # tile_slot[tile]: a tile's slot in a one-hot of tiles (the trick): its first copy's in 88.
-        self.tile_slot = tuple(tile % CANONICAL_TILES if v.texas88 else tile for tile in range(t))
         # phase_bit[phase id]: its one-hot bit (the discard phase, id 4, is the fourth entry).
         self.phase_bit = tuple(1 << (at["phase"] + min(p, 3)) for p in range(5))
         self.declaration_at = at["declaration"] - v.trump  # the variant's ids: 3 players and 88 bid 14 ways
@@ -208,18 +188,18 @@ def _observation(
     num_bits, size = plan.num_bits, plan.size
     played = sum(played_by)  # disjoint bit sets: the sum is their union
     known = hand | played
-    tile_sets = [(plan.hand_at, hand), (plan.played_at, played)]  # merged below in Texas 88
+    bits = hand << plan.hand_at | played << plan.played_at
     if discards and discards[0] >= 0:  # Texas 88: the bid winner's own discards
-        mine = sum(1 << tile for tile in discards)
-        known |= mine
-        tile_sets.append((plan.discards_at, mine))
+        for tile in discards:
+            known |= 1 << tile
+            bits |= 1 << (plan.discards_at + tile)
     bids_at = plan.bids_at[me]
-    bits = 1 << (bids_at[me] + bids[me])
+    bits |= 1 << (bids_at[me] + bids[me])
     for seat, voids_at, _ in plan.others[me]:  # one loop over the other seats for voids and bids
         bits |= voids[seat] << voids_at | 1 << (bids_at[seat] + bids[seat])
-    trick_at, tile_slot = plan.trick_at[me], plan.tile_slot
+    trick_at = plan.trick_at[me]
     for seat, tile in trick:
-        bits |= 1 << (trick_at[seat] + tile_slot[tile])
+        bits |= 1 << (trick_at[seat] + tile)
     shaker_bit, bidder_bit, declarer_bit, sitting_out_bit, to_act_bit, trick_leader_bit = plan.one_hot[me]
     bits |= shaker_bit[shaker] | bidder_bit[bidder]
     bits |= declarer_bit[declarer] | sitting_out_bit[sitting_out]
@@ -231,13 +211,10 @@ def _observation(
         bits |= 1 << (plan.declaration_at + declaration)
     if hands is not None:
         for seat, _, open_at in plan.others[me]:
-            tile_sets.append((open_at, hands[seat]))
+            bits |= hands[seat] << open_at
             known |= hands[seat]
     unknown = plan.full_mask & ~known
-    tile_sets.append((plan.unknown_at, unknown))
-    for at, tiles in tile_sets:
-        bits |= (merge_copies(tiles) if plan.texas88 else tiles) << at
-    bits |= mask << size  # the scaled slots' bits stay 0, then the mask
+    bits |= unknown << plan.unknown_at | mask << size  # the scaled slots' bits stay 0, then the mask
     raw = np.frombuffer(bits.to_bytes((size + num_actions + 7) // 8, "little"), np.uint8)
     unpacked = BYTE_FLOATS.take(raw, axis=0).reshape(-1)  # float32 0/1 in one table lookup
     out = unpacked[:size]
@@ -266,9 +243,7 @@ def _observation(
 
 @register_encoder
 class Texas42CompactEncoder(PlannedEncoder):
-    """``observation_encoder="compact"`` for Texas 42: ``encode_compact`` behind the interface. In
-    Texas 88 a tile slot's first 28 entries say "a copy of this tile", the last 28 "both copies"
-    (``merge_copies``)."""
+    """``observation_encoder="compact"`` for Texas 42: ``encode_compact`` behind the interface."""
 
     name = "compact"
     game = "texas42"

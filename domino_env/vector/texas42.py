@@ -26,7 +26,6 @@ from domino_env.encoders.texas42_compact import (
     _hand_scale,
     _suit_scale,
     compact_slots,
-    merge_copies,
     slot_slices,
     suits_in_force,
 )
@@ -34,7 +33,6 @@ from domino_env.games import TEXAS42
 from domino_env.rules.rewards import zero_sum
 from domino_env.rules.texas42 import (
     BID,
-    CANONICAL_TILES,
     DECLARE,
     DISCARD_PHASE,
     NUM_SUITS,
@@ -115,8 +113,6 @@ class VectorTexas42Game:
         self._count = np.array(v.count + (0,), np.int64)  # index -1 (no tile) counts 0
         self._sevens_masks = np.array(v.sevens_masks, np.int64)
         self._tile_bits = np.int64(1) << np.arange(v.num_tiles, dtype=np.int64)
-        # _tile_slot[tile]: its slot in a one-hot of tiles (the trick); Texas 88: its first copy's.
-        self._tile_slot = np.arange(v.num_tiles) % (CANONICAL_TILES if v.texas88 else v.num_tiles)
         self._full, self._doubles = np.int64(v.full_mask), np.int64(v.doubles_mask)
         self._count_mask = np.int64(v.count_mask)
         contracts = (1 << v.nello) * (cfg.nello is not None) | (1 << v.sevens) * cfg.sevens
@@ -415,16 +411,12 @@ class VectorTexas42Game:
             known |= np.bitwise_or.reduce(self.hands, axis=1)
         unknown = self._full & ~known
         bulk += [unknown, self.played]  # the first slots: hand, (discards), unknown, played
-        bulk = np.stack(bulk, axis=1)
-        others = hands[:, 1:]
-        if v.texas88:  # a tile's two copies as "at least one" and "both"
-            bulk, others = merge_copies(bulk), merge_copies(others)
         obs = np.zeros((b, self.obs_dim), np.float32)
-        obs[:, : bulk.shape[1] * num_tiles] = _unpack(bulk, num_tiles).reshape(b, -1)
+        obs[:, : len(bulk) * num_tiles] = _unpack(np.stack(bulk, axis=1), num_tiles).reshape(b, -1)
         voids = np.bitwise_or.reduce(self.voids[self._ar[:, None], rel[:, 1:]] << self._void_shifts, axis=1)
         obs[:, lay["voids"]] = _unpack(voids, lay["voids"].stop - lay["voids"].start)
         if cfg.open_hands:
-            obs[:, lay["open_hands"]] = _unpack(others, num_tiles).reshape(b, -1)
+            obs[:, lay["open_hands"]] = _unpack(hands[:, 1:], num_tiles).reshape(b, -1)
 
         row = self._ar * self.obs_dim
         relative = (np.arange(n)[None, :] - me[:, None]) % n  # [g, seat] -> relative seat
@@ -436,9 +428,8 @@ class VectorTexas42Game:
             return row + lay[name].start + (seats - me) % n
 
         categories = v.num_bid_actions + 1
-        trick_slot = row[:, None] + lay["trick"].start + relative * num_tiles + self._tile_slot[self.trick]
         ones = [
-            trick_slot[trick],
+            (row[:, None] + lay["trick"].start + relative * num_tiles + self.trick)[trick],
             seat_hot("trick_leader", leader)[in_play],
             row + lay["phase"].start + np.minimum(self.phase, _PHASE_SLOTS),
             seat_hot("to_act", me),
