@@ -21,12 +21,17 @@ from domino_env_training.networks import ActorCritic
 from domino_env_training.rollout import DeviceGame, GameFactory, per_seat_gae
 from domino_env_training.scripted import ScriptedPolicy
 
+HELD_OUT_EVERY = 16
+"""one game in this many is held out of the imitation's training set to measure agreement on unseen
+moves (none when ``imitation.num_envs`` is smaller)"""
+
 
 def imitate(agent: ActorCritic, teacher: ScriptedPolicy, make_game: GameFactory, config: Config,
             device: torch.device, critic_tiles: int = 0) -> dict[str, float]:
     """Train ``agent`` to play like ``teacher`` (``config.imitation``); returns the last epoch's
     figures (teacher-move accuracy of the greedy policy and value loss, each minibatch measured
-    before its update) and the samples and engine steps used.
+    before its update), the accuracy on held-out games (one game in ``HELD_OUT_EVERY``, never trained
+    on: the last epoch's accuracy is on moves seen every epoch) and the samples and engine steps used.
 
     ``critic_tiles`` > 0 (centralized critic) adds the other seats' hands to the critic input, as in
     training. Seeded from ``(config.seed, "imitation")``: the same config gives the same result.
@@ -60,9 +65,12 @@ def imitate(agent: ActorCritic, teacher: ScriptedPolicy, make_game: GameFactory,
     scaled_rewards = torch.stack(rewards) * hp.reward_scale
     everyone = torch.ones_like(dones_t)
     _, returns, valid = per_seat_gae(seats_t, everyone, zeros, scaled_rewards, dones_t, hp.gamma, 1.0)
-    keep = valid.reshape(-1).nonzero()[:, 0]
-    b_obs, b_mask = torch.stack(obs).flatten(0, 1)[keep], torch.stack(masks).flatten(0, 1)[keep]
-    b_actions = torch.stack(actions).flatten()[keep]
+    complete = valid.reshape(-1).nonzero()[:, 0]
+    held_out = complete % settings.num_envs < settings.num_envs // HELD_OUT_EVERY  # whole games
+    keep = complete[~held_out]
+    all_obs, all_masks = torch.stack(obs).flatten(0, 1), torch.stack(masks).flatten(0, 1)
+    all_actions = torch.stack(actions).flatten()
+    b_obs, b_mask, b_actions = all_obs[keep], all_masks[keep], all_actions[keep]
     b_critic = torch.stack(critic_inputs).flatten(0, 1)[keep] if critic_tiles else None
     b_returns = returns.reshape(-1)[keep]
 
@@ -85,9 +93,15 @@ def imitate(agent: ActorCritic, teacher: ScriptedPolicy, make_game: GameFactory,
             optimizer.step()
             correct += int((dist.logits.argmax(-1) == b_actions[mb]).sum())  # before this step
             value_loss_sum += value_loss.item() * mb.numel()
+    test = complete[held_out]
+    with torch.no_grad():
+        held_out_accuracy = float((agent.act(all_obs[test], all_masks[test], greedy=True)
+                                   == all_actions[test]).float().mean()) if test.numel() else float("nan")
     return {
         "imitation_accuracy": correct / samples,
+        "imitation_held_out_accuracy": held_out_accuracy,
         "imitation_value_loss": value_loss_sum / samples,
-        "imitation_samples": float(samples),
+        "imitation_samples": float(complete.numel()),
+        "imitation_held_out_samples": float(test.numel()),
         "imitation_steps": float(settings.num_steps * settings.num_envs),
     }

@@ -24,7 +24,9 @@ def test_the_network_copies_its_teacher(tiny_config):
     agent = ActorCritic(probe.obs_dim, probe.num_actions, config.network)
     figures = imitate(agent, lowest_legal, high_card_factory, config, torch.device("cpu"))
     assert figures["imitation_samples"] == 256 * 24  # a game lasts 6 steps: every decision is complete
+    assert figures["imitation_held_out_samples"] == 256 // 16 * 24  # whole games: one in 16
     assert figures["imitation_accuracy"] > 0.95
+    assert figures["imitation_held_out_accuracy"] > 0.95
 
     fresh = high_card_factory(2048, seed=99).reset()  # positions the imitation never saw
     obs, mask = torch.as_tensor(fresh.obs), torch.as_tensor(fresh.mask)
@@ -55,6 +57,8 @@ def test_training_with_imitation_records_it_and_is_reproducible(tiny_config, tmp
     start = first.history[0]
     assert start["iteration"] == 0 and start["global_step"] == 0
     assert start["imitation_samples"] == 64 * 12 and 0.0 < start["imitation_accuracy"] < 1.0
+    assert start["imitation_held_out_samples"] == 4 * 12
+    assert 0.0 <= start["imitation_held_out_accuracy"] <= 1.0
     assert seeded_history(first.history) == seeded_history(again.history)
     assert np.isclose(first.history[-1]["global_step"], tiny_config.total_steps)
 
