@@ -169,6 +169,11 @@ class ImitationConfig:
     """decisions per gradient step"""
     lr: float = _field(1e-3, gt=0.0)
     """Adam learning rate of the imitation (PPO's optimizer starts fresh afterwards)"""
+    rounds: int = _field(1, ge=1)
+    """times to play ``num_envs`` fresh games and train ``epochs`` on them (more positions than one
+    round's memory holds)"""
+    dagger: bool = _field(False)
+    """rounds after the first are played by the network itself, labelled by the teacher (DAgger)"""
 
 
 @dataclass

@@ -6,7 +6,7 @@ import torch
 from fake_game import high_card_factory
 
 from domino_env_training.config import from_dict
-from domino_env_training.imitation import imitate
+from domino_env_training.imitation import imitate, label_games
 from domino_env_training.networks import ActorCritic
 from domino_env_training.ppo import seeded_history, train
 
@@ -81,3 +81,44 @@ def test_resume_after_imitation_does_not_imitate_again(tiny_config, tmp_path):
     resumed = train(config, make_game=high_card_factory, progress=False, resume=True)
     # One imitation record, then the same iterations.
     assert seeded_history(resumed.history) == seeded_history(whole.history)
+
+
+def test_rounds_play_fresh_games_and_the_first_is_the_one_round_imitation(tiny_config):
+    seeds: list[int] = []
+
+    def recording_factory(num_envs: int, seed: int):
+        seeds.append(seed)
+        return high_card_factory(num_envs, seed)
+
+    def run(rounds: int) -> dict[str, float]:
+        config = from_dict({**tiny_config.to_dict(), "imitation": {
+            "teacher": "random", "num_envs": 32, "num_steps": 12, "rounds": rounds}})
+        torch.manual_seed(0)
+        agent = ActorCritic(14, 8, config.network)
+        return imitate(agent, lowest_legal, recording_factory, config, torch.device("cpu"))
+
+    one = run(1)
+    three = run(3)
+    assert seeds[0] == seeds[1] and len(set(seeds[1:])) == 3  # round 0 unchanged, then fresh deals
+    assert three["imitation_samples"] == 3 * one["imitation_samples"] == 3 * 32 * 12
+    assert three["imitation_steps"] == 3 * 32 * 12
+
+
+def test_dagger_plays_the_students_moves_and_labels_them_with_the_teachers(tiny_config):
+    config = from_dict({**tiny_config.to_dict(), "imitation": {
+        "teacher": "random", "num_envs": 64, "num_steps": 12}})
+    torch.manual_seed(0)
+    student = ActorCritic(14, 8, config.network)
+
+    def label(by_student: bool):
+        generator = torch.Generator().manual_seed(5)
+        return label_games(lowest_legal, student if by_student else None, high_card_factory, config,
+                           torch.device("cpu"), 0, 11, generator)
+
+    teacher_played, student_played = label(False), label(True)
+    for data in (teacher_played, student_played):
+        assert torch.equal(data.teacher_actions, lowest_legal(data.obs, data.mask, None))
+    # High card deals its legal moves whatever is played, so only the results tell whose moves
+    # were played: always the lowest card (the teacher) scores differently from the network.
+    assert torch.equal(teacher_played.obs, student_played.obs)
+    assert not torch.equal(teacher_played.returns, student_played.returns)
