@@ -74,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         "evaluation": row,
         "view_critic": view_critic,
     }
+    if "averaged_from" in checkpoint:  # a model soup (scripts/average_checkpoints.py)
+        record["training"]["averaged_from"] = checkpoint["averaged_from"]
     _write(target, record)
     return 0
 

@@ -190,3 +190,48 @@ def export_policy(source: str | Path, target: str | Path, half: bool = True) -> 
                            for name, tensor in policy["model"].items()}
     save_checkpoint(target, policy)
     return policy
+
+
+SOUP_MUST_MATCH = ("obs_dim", "num_actions", "observation_encoder", "critic_dim", "hands_dim")
+"""Entries two checkpoints must share to be averaged (with the game and the network's layers)."""
+
+
+def average_checkpoints(sources: list[str | Path], target: str | Path) -> dict[str, Any]:
+    """Write to ``target`` the checkpoint whose network weights are the mean of ``sources``' (a model
+    soup, Wortsman et al. 2022): runs fine-tuned from one starting point with different seeds land
+    in one basin, and their mean is one network, often stronger than each. Everything else is the
+    first source's, except ``iteration``, ``global_step`` and ``elapsed_s``, the sums over the sources
+    (the compute the result cost), and ``averaged_from``, the sources' paths. For evaluation and export;
+    the first source's optimizer state does not fit the mean, so do not resume from it.
+    ``CheckpointError`` unless there are two sources or more of the same game and network shape."""
+    if len(sources) < 2:
+        raise CheckpointError(f"averaging needs two checkpoints or more, got {len(sources)}")
+    checkpoints = [load_checkpoint(path) for path in sources]
+    first = checkpoints[0]
+    for path, checkpoint in zip(sources, checkpoints, strict=True):
+        require_keys(checkpoint, path, ("config", "model", "global_step", "elapsed_s"))
+    for path, checkpoint in zip(sources[1:], checkpoints[1:], strict=True):
+        _require_same_network(first, sources[0], checkpoint, path)
+    model = {name: torch.stack([c["model"][name].float() for c in checkpoints]).mean(0).to(tensor.dtype)
+             if tensor.is_floating_point() else tensor for name, tensor in first["model"].items()}
+    soup = {**first, "model": model, "averaged_from": [str(path) for path in sources],
+            **{key: sum(c.get(key, 0) for c in checkpoints) for key in ("iteration", "global_step")},
+            "elapsed_s": float(sum(c["elapsed_s"] for c in checkpoints))}
+    save_checkpoint(target, soup)
+    return soup
+
+
+def _require_same_network(first: dict[str, Any], first_path: str | Path, other: dict[str, Any],
+                          other_path: str | Path) -> None:
+    for key in SOUP_MUST_MATCH:
+        if first.get(key) != other.get(key):
+            raise CheckpointError(f"{other_path}: its {key} {other.get(key)!r} differs from {first_path}'s "
+                                  f"{first.get(key)!r}: only networks of one shape can be averaged")
+    if first["config"].get("game") != other["config"].get("game"):
+        raise CheckpointError(f"{other_path}: trained on {other['config'].get('game')!r}, {first_path} on "
+                              f"{first['config'].get('game')!r}: only networks of one game can be averaged")
+    shapes = {name: tuple(t.shape) for name, t in first["model"].items()}
+    other_shapes = {name: tuple(t.shape) for name, t in other["model"].items()}
+    if shapes != other_shapes:
+        raise CheckpointError(f"{other_path}: its layers {sorted(other_shapes.items())} differ from "
+                              f"{first_path}'s {sorted(shapes.items())}")
