@@ -126,7 +126,8 @@ class NetworkConfig:
     predicts which tiles each other seat holds, trained on the true deal (training only; the actor
     still reads the observation alone); needs a batched engine"""
     init_from: str = _field("")
-    """a checkpoint (a ``.pt`` file, or a benchmark task's name for its shipped baseline) whose actor
+    """a checkpoint (a ``.pt`` file, one under the shipped configs such as ``init/<file>.pt``, or a
+    benchmark task's name for its shipped baseline) whose actor
     starts the learner, and its critic too when of the same shape; empty: a fresh network. A best
     response starts from the policy it exploits (``domino_env_training.best_response``)"""
 
@@ -298,11 +299,18 @@ def scripted_opponents(game: str) -> list[str]:
 
 def checkpoint_path(name: str, field_name: str) -> Path:
     """The checkpoint file ``name`` stands for: a benchmark task's name is its shipped baseline, anything
-    else a path to an existing file."""
-    path = baseline_path(name) if name in TASKS else Path(name)
+    else a path to an existing file, here or among the shipped configs (``init/<file>.pt``: a starting
+    policy a config names, found from a wheel as from a checkout)."""
+    if name in TASKS:
+        path = baseline_path(name)
+    elif Path(name).is_file():
+        path = Path(name)
+    else:
+        path = Path(str(resources.files("domino_env_training.configs").joinpath(name)))
     if not path.is_file():
-        raise ConfigError(f"{field_name}: {name!r} is neither a checkpoint file nor a benchmark task with "
-                          f"a shipped baseline ({', '.join(sorted(TASKS))})")
+        raise ConfigError(f"{field_name}: {name!r} is neither a checkpoint file (here or in the shipped "
+                          f"configs) nor a benchmark task with a shipped baseline "
+                          f"({', '.join(sorted(TASKS))})")
     return path
 
 

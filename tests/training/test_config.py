@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from domino_env_training.config import Config, ConfigError, from_dict, load_config
+from domino_env_training.config import Config, ConfigError, checkpoint_path, from_dict, load_config
 
 CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))  # RLlib's: configs/rllib
 
@@ -93,3 +93,15 @@ def test_texas42_variants_pick_a_backend_that_plays_them(options):
     assert variant.game.vector_class() is VectorTexas42Game and variant.game.torch_class() is None
     with pytest.raises(ConfigError, match="no torch batched engine .* four players only"):
         from_dict({"game": {"name": "texas42", "options": options, "backend": "torch"}})
+
+
+def test_a_starting_policy_under_the_shipped_configs_is_found_from_any_folder(tmp_path, monkeypatch):
+    """``network.init_from: init/<file>.pt`` names a policy shipped beside the configs (the Draw 3p
+    fine-tune starts from one), so the config trains from a wheel or another folder too."""
+    monkeypatch.chdir(tmp_path)
+    config = load_config("draw_3p_boardpan_finetune")
+    path = checkpoint_path(config.network.init_from, "network.init_from")
+    assert config.network.init_from == "init/draw_3p_boardpan_greedy_heavy.pt"
+    assert path.is_file() and path.parent.name == "init" and path.parent.parent.name == "configs"
+    with pytest.raises(ConfigError, match="'init/nope.pt' is neither a checkpoint file"):
+        checkpoint_path("init/nope.pt", "network.init_from")
