@@ -308,9 +308,9 @@ def checkpoint_path(name: str, field_name: str) -> Path:
     else:
         path = Path(str(resources.files("domino_env_training.configs").joinpath(name)))
     if not path.is_file():
-        raise ConfigError(f"{field_name}: {name!r} is neither a checkpoint file (here or in the shipped "
-                          f"configs) nor a benchmark task with a shipped baseline "
-                          f"({', '.join(sorted(TASKS))})")
+        raise ConfigError(f"{field_name}: {name!r} is neither a checkpoint file nor a benchmark task with "
+                          f"a shipped baseline ({', '.join(sorted(TASKS))}); files are looked for from "
+                          "here, then under the shipped configs (init/<file>.pt)")
     return path
 
 
