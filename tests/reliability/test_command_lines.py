@@ -73,11 +73,11 @@ def test_an_agent_that_cannot_be_built_stops_before_the_workers(agent, game, mes
 
 @pytest.mark.parametrize(("options", "bot", "message"), [
     (["--option", "num_players=3"], f"checkpoint:path={baseline_path('Texas42')}", "reads 380 inputs"),
-    (["--option", "preset=texas88"], "trained", "no trained baseline is shipped for task 'Texas88'"),
+    (["--option", "forced_bid=true"], "trained", "no benchmark task plays these rules"),
 ])
 def test_a_bot_that_cannot_play_the_rules_stops_with_one_line(capsys, options, bot, message):
-    """Three-player 42 and Texas 88 with policies trained on four-player 42: one error line naming
-    the agent and the rules, no traceback."""
+    """Three-player 42 with a policy trained on four-player 42, and `trained` on rules no task
+    plays: one error line naming the agent and the rules, no traceback."""
     line = usage_error(capsys, ["--game", "texas42", *options, "--agents", "random", bot, "--deals", "1",
                                 "--workers", "1"])
     assert f"argument --agents: agent {bot!r} cannot play texas42" in line and message in line

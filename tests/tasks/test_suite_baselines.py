@@ -17,8 +17,9 @@ def test_baselines_are_shipped_small_with_their_record() -> None:
     assert SHIPPED, "no trained baseline is shipped"
     for name in SHIPPED:
         path = baseline_path(name)
-        # float16 weights: the largest, Texas42's 512-256 actor and critic, is about 1.3 MB
-        assert path.stat().st_size < 2_000_000, (name, path.stat().st_size)
+        # float16 weights: the largest, Texas88's 512-256 actor and critic over its six-seat, two-copy
+        # observation, is about 2.3 MB (Texas42's 512-256 about 1.3 MB)
+        assert path.stat().st_size < 2_500_000, (name, path.stat().st_size)
         record = json.loads(path.with_suffix(".json").read_text())
         assert record["task"] == name and record["config"]["game"]["name"] == TASKS[name].game
         assert record["evaluation"]["agent"]["label"] == "trained"
