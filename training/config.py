@@ -306,7 +306,7 @@ def checkpoint_path(name: str, field_name: str) -> Path:
     elif Path(name).is_file():
         path = Path(name)
     else:
-        path = Path(str(resources.files("domino_env_training.configs").joinpath(name)))
+        path = shipped_file(name)
     if not path.is_file():
         raise ConfigError(f"{field_name}: {name!r} is neither a checkpoint file nor a benchmark task with "
                           f"a shipped baseline ({', '.join(sorted(TASKS))}); files are looked for from "
@@ -400,6 +400,11 @@ def apply_override(data: dict[str, Any], assignment: str) -> None:
     node[keys[-1]] = yaml.safe_load(raw)
 
 
+def shipped_file(relative: str) -> Path:
+    """The path of ``relative`` under the configs shipped with the package (a checkout or a wheel)."""
+    return Path(str(resources.files("domino_env_training.configs").joinpath(relative)))
+
+
 def shipped_configs() -> list[str]:
     """The names of the trainer's run configs shipped with the package (``block_2p``, ``gpu/block_2p``
     ...); the RLlib configs under ``rllib/`` are ``scripts/train_rllib.py``'s, not listed."""
@@ -417,7 +422,7 @@ def config_path(name_or_path: str | Path) -> Path:
         return Path(name_or_path)
     name = str(name_or_path).removesuffix(".yaml")
     if name in shipped_configs():
-        return Path(str(resources.files("domino_env_training.configs").joinpath(f"{name}.yaml")))
+        return shipped_file(f"{name}.yaml")
     raise ConfigError(f"config {str(name_or_path)!r} is neither a file nor a shipped config; "
                       f"shipped: {', '.join(shipped_configs())}")
 
