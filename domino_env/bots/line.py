@@ -142,18 +142,19 @@ class LineSearchAgent:
 
     ``network`` (a trained checkpoint's path) guides the search: the rollout policy (``rollout``
     defaults to ``"network"`` then), the candidate order and ties (its logits instead of greedy's
-    score), ``top_moves`` and ``leaf_plies`` (``domino_env.search.guidance``).
+    score), ``top_moves``, ``leaf_plies`` and ``prior_weight`` (``domino_env.search.guidance``).
     """
 
     def __init__(self, budget: int = 200, rollout: str | None = None, exact_tiles: int = EXACT_TILES,
                  network: str | None = None, top_moves: int | None = None, leaf_plies: int | None = None,
-                 batched: bool = True):
+                 prior_weight: float = 0.0, batched: bool = True):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
         if not isinstance(batched, bool):
             raise ValueError(f"batched must be true or false, got {batched!r}")
         self.batched = batched
-        self.guidance = SearchGuidance("dominoes", SCRIPTED_ROLLOUTS, network, rollout, top_moves, leaf_plies)
+        self.guidance = SearchGuidance("dominoes", SCRIPTED_ROLLOUTS, network, rollout, top_moves, leaf_plies,
+                                        prior_weight)
         self.budget = budget
         self.exact_tiles = exact_tiles
         self.network = self.guidance.network
@@ -197,9 +198,10 @@ class LineSearchAgent:
             self._rollouts[config] = GreedyRollouts(config, self._greedy.weights)
         return self._rollouts[config]
 
-    def candidates(self, view: LineView) -> list[int]:
+    def candidates(self, view: LineView) -> tuple[list[int], np.ndarray]:
         """The moves to search, preferred first (ties go to the first): every placement (every
-        legal move when none) by greedy's score, or by the network's logits, cut to ``top_moves``."""
+        legal move when none) by greedy's score, or by the network's logits, cut to ``top_moves``;
+        and their prior bonuses (``SearchGuidance.ranked``)."""
         legal = list(iter_bits(placement_mask(view) or view.legal_mask))  # never draws while it can play
         if len(legal) > 1 and self.network is None:
             greedy = self._greedy.scores(view)
@@ -232,12 +234,12 @@ class LineSearchAgent:
     def decision(self, view: LineView, rng: np.random.Generator) -> int | Decision:
         """The forced move, or the decision with its worlds drawn and every part that is not batched
         across decisions done: the endgames of solvable positions, the reference rollouts."""
-        candidates = self.candidates(view)
+        candidates, prior = self.candidates(view)
         if len(candidates) == 1:
             return candidates[0]
         side = view.config.side_of(view.seat)
         num_worlds = max(1, self.budget // len(candidates))
-        decision = Decision(view, candidates, side, np.zeros((num_worlds, len(candidates))))
+        decision = Decision(view, candidates, side, np.zeros((num_worlds, len(candidates))), prior)
         solvable_now = view.drawable == 0 and sum(view.hand_sizes) <= self.exact_tiles
         if not (self.batched and CompiledLineSolver.supports(view.config)
                 and (solvable_now or self.guidance.rollout == "greedy")):
@@ -271,10 +273,13 @@ class LineSearchAgent:
 
     @staticmethod
     def best(decision: Decision) -> int:
-        """The candidate of the best total margin; equal totals go to the first (the preferred move)."""
+        """The candidate of the best total margin plus its prior bonus in every world; equal totals go
+        to the first (the preferred move)."""
         totals = np.zeros(len(decision.candidates))
         for row in decision.values:  # summed world by world, in the order the worlds were drawn
             totals += row
+        if decision.prior.any():
+            totals += len(decision.values) * decision.prior
         return decision.candidates[int(np.argmax(totals))]
 
     def rollouts(self, decision: Decision, rng: np.random.Generator) -> None:

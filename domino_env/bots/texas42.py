@@ -229,7 +229,8 @@ class Texas42SearchAgent:
 
     ``network`` (a trained checkpoint's path) guides the search: the rollout policy of the play, the
     trump call and the simulated auction (``rollout`` defaults to ``"network"`` then), the candidate
-    order and ties (its logits), ``top_moves`` and ``leaf_plies`` (``domino_env.search.guidance``).
+    order and ties (its logits), ``top_moves``, ``leaf_plies`` and ``prior_weight``
+    (``domino_env.search.guidance``).
 
     ``batched`` (the default) draws a decision's worlds together (``search.texas42_worlds``: the
     same distribution) and runs the play phase's inner loops compiled
@@ -240,7 +241,7 @@ class Texas42SearchAgent:
 
     def __init__(self, budget: int = 64, exact_tiles: int = EXACT_TILES, bidding: str = "simulate",
                  network: str | None = None, rollout: str | None = None, top_moves: int | None = None,
-                 leaf_plies: int | None = None, batched: bool = True):
+                 leaf_plies: int | None = None, prior_weight: float = 0.0, batched: bool = True):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
         if not isinstance(batched, bool):
@@ -248,7 +249,8 @@ class Texas42SearchAgent:
         check_choice("bidding", bidding, BIDDING)
         if bidding == "network" and network is None:
             raise ValueError("bidding='network' needs network=<checkpoint path>")
-        self.guidance = SearchGuidance("texas42", ("heuristic",), network, rollout, top_moves, leaf_plies)
+        self.guidance = SearchGuidance("texas42", ("heuristic",), network, rollout, top_moves, leaf_plies,
+                                       prior_weight)
         self.budget = budget
         self.bidding = bidding
         self.exact_tiles = exact_tiles
@@ -349,15 +351,18 @@ class Texas42SearchAgent:
         candidates = list(iter_bits(legal))
         if view.phase == DECLARE:
             candidates = [a for a in candidates if v.trump <= a <= v.trump_doubles] or candidates
-        candidates = self.guidance.ranked(view, candidates)  # the network's order (and ties), if any
+        candidates, prior = self.guidance.ranked(view, candidates)  # the network's order (and ties), if any
         if len(candidates) == 1:
             return candidates[0]
         totals = np.zeros(len(candidates))
-        for world in self._worlds(view, rng, max(1, self.budget // len(candidates))):
+        num_worlds = max(1, self.budget // len(candidates))
+        for world in self._worlds(view, rng, num_worlds):
             for i, a in enumerate(candidates):
                 game = world.clone()
                 game.apply(a)
                 totals[i] += self.evaluate(game, view.seat, rng)
+        if prior.any():
+            totals += num_worlds * prior
         return candidates[int(np.argmax(totals))]
 
 

@@ -31,12 +31,14 @@ if TYPE_CHECKING:
 @dataclasses.dataclass
 class Decision:
     """One search decision in progress: the candidates' margins per sampled world (``values[w, i]``)
-    where known, and the endgames left to solve exactly with their cells ``(w, i)``."""
+    where known, the endgames left to solve exactly with their cells ``(w, i)``, and each
+    candidate's prior bonus per world (``SearchGuidance.ranked``)."""
 
     view: LineView
     candidates: list[int]
     side: int
     values: np.ndarray
+    prior: np.ndarray
     endgames: list[Position] = dataclasses.field(default_factory=list)
     cells: list[tuple[int, int]] = dataclasses.field(default_factory=list)
     worlds: list[tuple[int, ...]] | None = None  # sampled hands, where rolled out in batch

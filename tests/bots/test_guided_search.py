@@ -78,6 +78,11 @@ def test_guided_search_refuses_bad_values(tmp_path: Path) -> None:
         make_bot("dominoes", "search", network=BLOCK2P, top_moves=0)
     with pytest.raises(ValueError, match="leaf_plies must be at least 0"):
         make_bot("dominoes", "search", network=BLOCK2P, leaf_plies=-1)
+    with pytest.raises(ValueError, match="need network=<checkpoint path>"):
+        make_bot("dominoes", "search", prior_weight=2)
+    for bad in (-1, float("nan"), float("inf"), "heavy", True):
+        with pytest.raises(ValueError, match="prior_weight must be a finite number at least 0"):
+            make_bot("dominoes", "search", network=BLOCK2P, prior_weight=bad)
     with pytest.raises(ValueError, match="rollout"):
         make_bot("dominoes", "search", network=BLOCK2P, rollout="sampled")
     with pytest.raises(ValueError, match="trained on 'texas42', not 'dominoes'"):
@@ -90,6 +95,44 @@ def test_guided_search_refuses_bad_values(tmp_path: Path) -> None:
     view = LineGame(LineConfig(variant="block"), np.random.default_rng(0)).view(0)
     with pytest.raises(ValueError, match="trained on other rules"):
         other_rules.act(view, np.random.default_rng(0))
+
+
+def test_prior_bonus_is_the_weighted_log_probability_among_legal_moves() -> None:
+    """``prior_weight`` times the network's log-softmax over the legal moves, per candidate; zeros
+    without a prior."""
+    plain = make_bot("dominoes", "search", network=BLOCK2P)
+    agent = make_bot("dominoes", "search", network=BLOCK2P, prior_weight=2.5)
+    game = LineGame(LineConfig(variant="block"), np.random.default_rng(8))
+    checked = 0
+    while not game.is_terminal:
+        view = game.view(game.current)
+        candidates, prior = agent.candidates(view)
+        assert plain.candidates(view)[0] == candidates and not plain.candidates(view)[1].any()
+        if len(candidates) > 1:
+            logits = agent.network.logits(view)[game.legal_actions()].astype(float)
+            log_probs = dict(zip(game.legal_actions(), logits - np.log(np.exp(logits).sum()), strict=True))
+            assert prior == pytest.approx([2.5 * log_probs[a] for a in candidates], abs=1e-9)
+            checked += 1
+        game.apply(candidates[0])
+    assert checked >= 3
+
+
+TEAMS = {"variant": "block", "num_players": 4, "teams": True}
+
+
+@pytest.mark.parametrize("options", [{"variant": "block"}, TEAMS], ids=["2p", "teams"])
+def test_an_overwhelming_prior_plays_the_networks_move(options: dict) -> None:
+    """A prior weight far above any round margin leaves the search the network's own choice: the
+    bonus is in the move's score, for decisions solved from the position and rolled out alike."""
+    network = str(baseline_path("BlockTeams4p")) if options is TEAMS else BLOCK2P
+    agent = make_bot("dominoes", "search", budget=8, network=network, rollout="greedy", prior_weight=1e6)
+    game = LineGame(LineConfig(**options), np.random.default_rng(9))
+    rng = np.random.default_rng(0)
+    while not game.is_terminal:
+        view = game.view(game.current)
+        expected = agent.network.act(view, rng)
+        assert agent.act(view, rng) == expected
+        game.apply(expected)
 
 
 def test_leaf_values_are_the_critics_margin_for_the_searching_side() -> None:
@@ -170,6 +213,26 @@ def test_texas42_guided_search_with_one_top_move_plays_the_networks_move() -> No
                 expected = max(range(TRUMP, TRUMP_DOUBLES + 1), key=lambda a: logits[a])
             assert agent.act(view, rng) == expected
             game.apply(expected)
+
+
+def test_texas42_overwhelming_prior_plays_the_networks_move() -> None:
+    """As in the line games: the prior enters the score of every searched play and trump call."""
+    agent = make_bot("texas42", "search", budget=4, network=TEXAS42, rollout="heuristic", prior_weight=1e6,
+                     bidding="network")
+    heuristic = make_bot("texas42", "heuristic")
+    game = Texas42Game(Texas42Config(), np.random.default_rng(6))
+    rng = np.random.default_rng(1)
+    while not game.is_terminal:
+        view = game.view(game.current_player)
+        if view.seat % 2:
+            game.apply(heuristic.act(view, rng))
+            continue
+        expected = agent.network.act(view, rng)
+        if game.phase == DECLARE:
+            logits = agent.network.logits(view)
+            expected = max(range(TRUMP, TRUMP_DOUBLES + 1), key=lambda a: logits[a])
+        assert agent.act(view, rng) == expected
+        game.apply(expected)
 
 
 def test_texas42_leaf_values_are_the_critics_marks_for_the_searching_team() -> None:

@@ -89,11 +89,11 @@ def test_placements_on_sampled_hands_equal_play_out_on_the_same_worlds(options: 
     agent, rng = LineSearchAgent(), np.random.default_rng(2)
     checked = 0
     for view in views(cfg, 2):
-        candidates, side = agent.candidates(view), cfg.side_of(view.seat)
+        (candidates, prior), side = agent.candidates(view), cfg.side_of(view.seat)
         if sum(view.hand_sizes) > 14 or len(candidates) == 1:  # as in ``act``: searched, solvable now
             continue
         worlds = [sample_world(view, rng) for _ in range(3)]
-        decision = Decision(view, candidates, side, np.zeros((3, len(candidates))))
+        decision = Decision(view, candidates, side, np.zeros((3, len(candidates))), prior)
         agent.placements(decision, [tuple(w.hands) for w in worlds])
         solved = agent.solver(view.config).margins(decision.endgames, [side] * len(decision.endgames))
         values = decision.values
@@ -143,16 +143,16 @@ def test_compiled_greedy_rollouts_equal_the_reference_rollouts_on_the_same_world
     agent, rng = LineSearchAgent(), np.random.default_rng(4)
     checked = 0
     for view in views(cfg, 2, seed=1):
-        candidates, side = agent.candidates(view), cfg.side_of(view.seat)
+        (candidates, prior), side = agent.candidates(view), cfg.side_of(view.seat)
         if (view.drawable == 0 and sum(view.hand_sizes) <= 14) or len(candidates) == 1:  # as ``act``
             continue
         worlds = [sample_world(view, rng) for _ in range(3)]
         hands = [tuple(w.hands) for w in worlds]
         stocks = [tuple(w.stock[:w.drawable]) for w in worlds] if cfg.variant == "draw" else None
-        decision = Decision(view, candidates, side, np.zeros((3, len(candidates))), worlds=hands,
+        decision = Decision(view, candidates, side, np.zeros((3, len(candidates))), prior, worlds=hands,
                             stocks=stocks)
-        other = Decision(view, candidates[::-1], side, np.zeros((2, len(candidates))), worlds=hands[:2],
-                         stocks=stocks and stocks[:2])
+        other = Decision(view, candidates[::-1], side, np.zeros((2, len(candidates))), prior[::-1],
+                         worlds=hands[:2], stocks=stocks and stocks[:2])
         # rows of another decision in the same batch change nothing
         agent.rollouts_of(cfg).run([other, decision], 14)
         values, found = decision.values, dict(zip(decision.cells, decision.endgames, strict=True))
