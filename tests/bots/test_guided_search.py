@@ -194,10 +194,13 @@ def test_texas42_guided_search_plays_legal_moves_reproducibly(kwargs: dict) -> N
     play_texas42_hand(make_bot("texas42", "search", **kwargs), seed=3)
 
 
-def test_texas42_guided_search_with_one_top_move_plays_the_networks_move() -> None:
+@pytest.mark.parametrize("kwargs", [{"top_moves": 1}, {"rollout": "heuristic", "prior_weight": 1e6}],
+                         ids=["top_moves=1", "overwhelming_prior"])
+def test_texas42_guided_search_told_to_plays_the_networks_move(kwargs: dict) -> None:
     """``top_moves=1`` leaves the network's most probable move as the only candidate in play and
-    trump calls; with ``bidding="network"`` the auction is the network's too."""
-    agent = make_bot("texas42", "search", budget=4, network=TEXAS42, top_moves=1, bidding="network")
+    trump calls; an overwhelming ``prior_weight`` outweighs every searched mean, as in the line games;
+    with ``bidding="network"`` the auction is the network's too."""
+    agent = make_bot("texas42", "search", budget=4, network=TEXAS42, bidding="network", **kwargs)
     heuristic = make_bot("texas42", "heuristic")  # on seats 1 and 3: somebody bids (see above)
     for seed in range(2):
         game = Texas42Game(Texas42Config(), np.random.default_rng(seed))
@@ -213,26 +216,6 @@ def test_texas42_guided_search_with_one_top_move_plays_the_networks_move() -> No
                 expected = max(range(TRUMP, TRUMP_DOUBLES + 1), key=lambda a: logits[a])
             assert agent.act(view, rng) == expected
             game.apply(expected)
-
-
-def test_texas42_overwhelming_prior_plays_the_networks_move() -> None:
-    """As in the line games: the prior enters the score of every searched play and trump call."""
-    agent = make_bot("texas42", "search", budget=4, network=TEXAS42, rollout="heuristic", prior_weight=1e6,
-                     bidding="network")
-    heuristic = make_bot("texas42", "heuristic")
-    game = Texas42Game(Texas42Config(), np.random.default_rng(6))
-    rng = np.random.default_rng(1)
-    while not game.is_terminal:
-        view = game.view(game.current_player)
-        if view.seat % 2:
-            game.apply(heuristic.act(view, rng))
-            continue
-        expected = agent.network.act(view, rng)
-        if game.phase == DECLARE:
-            logits = agent.network.logits(view)
-            expected = max(range(TRUMP, TRUMP_DOUBLES + 1), key=lambda a: logits[a])
-        assert agent.act(view, rng) == expected
-        game.apply(expected)
 
 
 def test_texas42_leaf_values_are_the_critics_marks_for_the_searching_team() -> None:
