@@ -278,8 +278,7 @@ class LineSearchAgent:
         totals = np.zeros(len(decision.candidates))
         for row in decision.values:  # summed world by world, in the order the worlds were drawn
             totals += row
-        if decision.prior.any():
-            totals += len(decision.values) * decision.prior
+        totals += len(decision.values) * decision.prior
         return decision.candidates[int(np.argmax(totals))]
 
     def rollouts(self, decision: Decision, rng: np.random.Generator) -> None:

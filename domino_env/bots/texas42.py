@@ -361,8 +361,7 @@ class Texas42SearchAgent:
                 game = world.clone()
                 game.apply(a)
                 totals[i] += self.evaluate(game, view.seat, rng)
-        if prior.any():
-            totals += num_worlds * prior
+        totals += num_worlds * prior
         return candidates[int(np.argmax(totals))]
 
 

@@ -18,9 +18,7 @@ Engine protocol (duck-typed, implemented by ``rules.line.LineGame`` and ``rules.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Sequence
-from numbers import Real
 from typing import Any
 
 import gymnasium
@@ -31,7 +29,7 @@ from pettingzoo.utils import wrappers
 
 from domino_env.encoders.state import encode_state, state_space
 from domino_env.games import game_of_config
-from domino_env.rules.conventions import check_choice, is_int
+from domino_env.rules.conventions import check_choice, check_non_negative, is_int
 from domino_env.rules.errors import IllegalActionError
 from domino_env.rules.rewards import zero_sum
 
@@ -94,15 +92,8 @@ class DominoAECEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         # A NaN or negative penalty would let an illegal move earn reward.
-        if (
-            not isinstance(illegal_penalty, Real)
-            or isinstance(illegal_penalty, (bool, np.bool_))
-            or not math.isfinite(illegal_penalty)
-            or illegal_penalty < 0
-        ):
-            raise ValueError(f"illegal_penalty must be a finite number >= 0, got {illegal_penalty!r}")
+        self.illegal_penalty = check_non_negative("illegal_penalty", illegal_penalty)
         self.illegal_action = illegal_action
-        self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
         self.num_actions = num_actions
         self.possible_agents = [f"player_{i}" for i in range(num_players)]

@@ -16,8 +16,10 @@ engines' reference tests) can treat them alike:
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import asdict
+from numbers import Real
 from typing import Any, TypeVar
 
 import numpy as np
@@ -34,6 +36,15 @@ BIT_GENERATORS: dict[str, type[np.random.BitGenerator]] = {
 def is_int(x: Any) -> bool:
     """A Python or numpy integer that is not a ``bool``."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def check_non_negative(name: str, value: Any) -> float:
+    """``value`` as a float; ``ValueError`` naming option ``name`` unless it is a finite number >= 0
+    (not a ``bool``)."""
+    if not isinstance(value, Real) or isinstance(value, (bool, np.bool_)) or not math.isfinite(value) \
+            or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    return float(value)
 
 
 def check_choice(name: str, value: Any, allowed: tuple) -> None:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from domino_env.bots.base import load_network
-from domino_env.rules.conventions import check_choice
+from domino_env.rules.conventions import check_choice, check_non_negative
 
 
 class SearchGuidance:
@@ -40,9 +40,7 @@ class SearchGuidance:
                  prior_weight: float = 0.0):
         rollout = rollout or ("network" if network else scripted[0])
         check_choice("rollout", rollout, (*scripted, "network"))
-        if isinstance(prior_weight, bool) or not isinstance(prior_weight, int | float) \
-                or not math.isfinite(prior_weight) or prior_weight < 0:
-            raise ValueError(f"prior_weight must be a finite number at least 0, got {prior_weight!r}")
+        prior_weight = check_non_negative("prior_weight", prior_weight)
         if network is None and (rollout == "network" or top_moves is not None or leaf_plies is not None
                                 or prior_weight > 0):
             raise ValueError("rollout='network', top_moves, leaf_plies and prior_weight need "
@@ -53,7 +51,7 @@ class SearchGuidance:
             raise ValueError(f"leaf_plies must be at least 0 (or None: no leaf values), got {leaf_plies}")
         self.rollout = rollout
         self.top_moves = top_moves
-        self.prior_weight = float(prior_weight)
+        self.prior_weight = prior_weight
         self.leaf_plies = leaf_plies
         self.network = None if network is None else load_network(game, network)
         refusal = leaf_plies is not None and self.network.values_refusal()
@@ -67,7 +65,7 @@ class SearchGuidance:
         or as given. With them, each candidate's prior bonus: ``prior_weight`` times its
         log-probability among the legal moves (zeros without a prior)."""
         if len(legal) == 1 or self.network is None:
-            ordered = legal if score is None or len(legal) == 1 else sorted(legal, key=lambda a: -score(a))
+            ordered = legal if score is None else sorted(legal, key=lambda a: -score(a))
             return ordered, np.zeros(len(ordered))
         logits = self.network.logits(view)
         ordered = sorted(legal, key=lambda a: -logits[a])[: self.top_moves]

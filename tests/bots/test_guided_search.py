@@ -81,7 +81,7 @@ def test_guided_search_refuses_bad_values(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="need network=<checkpoint path>"):
         make_bot("dominoes", "search", prior_weight=2)
     for bad in (-1, float("nan"), float("inf"), "heavy", True):
-        with pytest.raises(ValueError, match="prior_weight must be a finite number at least 0"):
+        with pytest.raises(ValueError, match="prior_weight must be a finite number >= 0"):
             make_bot("dominoes", "search", network=BLOCK2P, prior_weight=bad)
     with pytest.raises(ValueError, match="rollout"):
         make_bot("dominoes", "search", network=BLOCK2P, rollout="sampled")
@@ -107,7 +107,8 @@ def test_prior_bonus_is_the_weighted_log_probability_among_legal_moves() -> None
     while not game.is_terminal:
         view = game.view(game.current)
         candidates, prior = agent.candidates(view)
-        assert plain.candidates(view)[0] == candidates and not plain.candidates(view)[1].any()
+        plain_candidates, plain_prior = plain.candidates(view)
+        assert plain_candidates == candidates and not plain_prior.any()
         if len(candidates) > 1:
             logits = agent.network.logits(view)[game.legal_actions()].astype(float)
             log_probs = dict(zip(game.legal_actions(), logits - np.log(np.exp(logits).sum()), strict=True))
