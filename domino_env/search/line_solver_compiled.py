@@ -1,14 +1,16 @@
 """The exact line-game endgame solver of ``line_solver`` compiled with numba, for a batch of positions.
 
-``LineSolver`` (plain Python) is the readable reference; this is the same search, node for node, on
-machine integers: hands are ``uint64`` bit sets (tile sets of at most 64 tiles, double-nine and
-below), a position's round result is ``(winning side or -1, points)`` since a round pays one side at
-most (docs/rules.md 2.3), and the memo is a fixed-size transposition table of arrays that keeps
-whole positions as keys (a slot whose key differs is simply overwritten), so it stays valid for the
+``LineSolver`` (plain Python) is the readable reference; this is the same search on machine
+integers: hands are ``uint64`` bit sets (tile sets of at most 64 tiles, double-nine and below), a
+position's round result is ``(winning side or -1, points)`` since a round pays one side at most
+(docs/rules.md 2.3), and the memo is a fixed-size transposition table of arrays that keeps whole
+positions as keys (a slot whose key differs is simply overwritten), so it stays valid for the
 solver's lifetime and is shared by every world and every move the search solves. Two sides:
-alpha-beta on the margin with bounds in the table; more sides: max-n with ties to the lowest action
-id, as ``LineSolver.value``. ``tests/search/test_line_solver_compiled.py`` checks both against
-``LineSolver`` on random endgames.
+alpha-beta on the margin with bounds in the table, where a line and its mirror (the ends swapped)
+share an entry, as they share a value; more sides: max-n with ties to the lowest action id, as
+``LineSolver.value`` (a mirror's ties fall on other moves, so it keeps its own entry). Moves are
+generated in place, from the tiles that fit an end, without an array per node.
+``tests/search/test_line_solver_compiled.py`` checks both against ``LineSolver`` on random endgames.
 
 The compiled code is cached on disk by numba (``cache=True``): the first process to use it compiles
 it (a few seconds), later ones load it.
@@ -67,8 +69,11 @@ def _store(hands, meta, slot, keys, metas):
 @njit(cache=True)
 def _hand_pips(hand, byte_pips):
     total = 0
-    for j in range(8):
-        total += byte_pips[j, np.int64((hand >> np.uint64(8 * j)) & np.uint64(255))]
+    j = 0
+    while hand != 0:  # a byte at a time, up to the hand's last tile
+        total += byte_pips[j, np.int64(hand & np.uint64(255))]
+        hand >>= np.uint64(8)
+        j += 1
     return total
 
 
@@ -109,22 +114,11 @@ def _placed_ends(t, side, left, right, low, high):
 
 
 @njit(cache=True)
-def _moves(hand, left, right, order, low, high, tile_bits):
-    """``(tile, new left end, new right end)`` of every placement of ``hand``, tiles in ``order``,
-    side 0 before side 1, a side kept once where both give the same ends (``LineSolver.children``)."""
-    out = np.empty((2 * order.shape[0], 3), np.int64)
-    count = 0
-    for t in order:
-        if (hand & tile_bits[t]) == 0:
-            continue
-        for put in range(2):
-            new_left, new_right = _placed_ends(t, put, left, right, low, high)
-            if new_left < 0 or (put == 1 and count > 0 and out[count - 1, 0] == t
-                                and out[count - 1, 1] == new_left and out[count - 1, 2] == new_right):
-                continue
-            out[count, 0], out[count, 1], out[count, 2] = t, new_left, new_right
-            count += 1
-    return out[:count]
+def _playable(hand, left, right, end_tiles):
+    """The tiles of ``hand`` that fit an open end; every tile on an empty line."""
+    if left < 0:
+        return hand
+    return hand & (end_tiles[left] | end_tiles[right])
 
 
 @njit(cache=True)
@@ -137,10 +131,10 @@ def _window(sign, alpha, beta):
 def _negamax(hands, left, right, mover, passes, alpha, beta, rules, table):
     """``LineSolver._negamax``: the mover's side's points minus the other side's, exact inside the
     window, else a bound on the same side of it."""
-    seat_side, low, high, tile_bits, byte_pips, minus_own, heavy_first, _tile_order = rules
+    seat_side, low, high, tile_bits, byte_pips, minus_own, heavy_first, _tile_order, end_tiles = rules
     keys, metas, lows, highs, table_mask = table
     n = hands.shape[0]
-    meta = _meta(left, right, mover, passes)
+    meta = _meta(min(left, right), max(left, right), mover, passes)  # a line is worth its mirror's value
     slot = _slot(hands, meta, table_mask)
     if _found(hands, meta, slot, keys, metas):
         lo, hi = lows[slot], highs[slot]
@@ -153,25 +147,33 @@ def _negamax(hands, left, right, mover, passes, alpha, beta, rules, table):
         lo, hi = -_INF, _INF
     start_alpha, side, nxt = alpha, seat_side[mover], (mover + 1) % n
     hand = hands[mover]
-    best = -_INF
-    moves = _moves(hand, left, right, heavy_first, low, high, tile_bits)  # good moves first: more cutoffs
-    for k in range(moves.shape[0]):
-        t, new_left, new_right = moves[k, 0], moves[k, 1], moves[k, 2]
-        hands[mover] = hand ^ tile_bits[t]
-        if hands[mover] == 0:
-            won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
-            v = won if won_side == side else -won
-        else:
-            sign = 1 if seat_side[nxt] == side else -1  # the child's value for this side
-            a, b = _window(sign, alpha, beta)
-            v = sign * _negamax(hands, new_left, new_right, nxt, _ZERO, a, b, rules, table)
-        hands[mover] = hand
-        if v > best:
-            best = v
-            alpha = max(alpha, v)
-        if alpha >= beta:
+    playable = _playable(hand, left, right, end_tiles)
+    moved, best = playable != 0, -_INF
+    for t in heavy_first:  # good moves first: more cutoffs
+        if playable == 0 or alpha >= beta:
             break
-    if moves.shape[0] == 0:
+        if (playable & tile_bits[t]) == 0:
+            continue
+        playable ^= tile_bits[t]
+        hands[mover] = hand ^ tile_bits[t]
+        first_left, first_right = -1, -1
+        for put in range(2):
+            new_left, new_right = _placed_ends(t, put, left, right, low, high)
+            if new_left < 0 or (new_left == first_left and new_right == first_right) or alpha >= beta:
+                continue  # a side kept once where both give the same ends (LineSolver.children)
+            first_left, first_right = new_left, new_right
+            if hands[mover] == 0:
+                won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
+                v = won if won_side == side else -won
+            else:
+                sign = 1 if seat_side[nxt] == side else -1  # the child's value for this side
+                a, b = _window(sign, alpha, beta)
+                v = sign * _negamax(hands, new_left, new_right, nxt, _ZERO, a, b, rules, table)
+            if v > best:
+                best = v
+                alpha = max(alpha, v)
+        hands[mover] = hand
+    if not moved:
         if passes + 1 == n:
             won_side, won = _round_result(hands, -1, seat_side, byte_pips, minus_own)
             best = 0 if won_side < 0 else (won if won_side == side else -won)
@@ -179,12 +181,12 @@ def _negamax(hands, left, right, mover, passes, alpha, beta, rules, table):
             sign = 1 if seat_side[nxt] == side else -1
             a, b = _window(sign, alpha, beta)
             best = sign * _negamax(hands, left, right, nxt, passes + 1, a, b, rules, table)
-    _store_bound(hands, meta, best, start_alpha, beta, lo, hi, table)
+    _store_bound(hands, meta, slot, best, start_alpha, beta, lo, hi, table)
     return best
 
 
 @njit(cache=True)
-def _store_bound(hands, meta, best, alpha, beta, lo, hi, table):
+def _store_bound(hands, meta, slot, best, alpha, beta, lo, hi, table):
     """Narrow the position's known bounds ``lo, hi`` by ``best``, searched in ``(alpha, beta)``."""
     keys, metas, lows, highs, table_mask = table
     if best <= alpha:
@@ -193,7 +195,6 @@ def _store_bound(hands, meta, best, alpha, beta, lo, hi, table):
         lo = best
     else:
         lo = hi = best
-    slot = _slot(hands, meta, table_mask)
     _store(hands, meta, slot, keys, metas)
     lows[slot], highs[slot] = lo, hi
 
@@ -210,7 +211,7 @@ def _scaled_margin(won_side, won, side, num_sides):
 def _max_n(hands, left, right, mover, passes, num_sides, rules, table):
     """``LineSolver.value`` as ``(side paid or -1, points)``: each mover maximizes its side's margin,
     ties to the lowest action id."""
-    seat_side, low, high, tile_bits, byte_pips, minus_own, _heavy_first, tile_order = rules
+    seat_side, low, high, tile_bits, byte_pips, minus_own, _heavy_first, tile_order, end_tiles = rules
     keys, metas, won_sides, wons, table_mask = table
     n = hands.shape[0]
     meta = _meta(left, right, mover, passes)
@@ -219,25 +220,34 @@ def _max_n(hands, left, right, mover, passes, num_sides, rules, table):
         return won_sides[slot], wons[slot]
     side, nxt = seat_side[mover], (mover + 1) % n
     hand = hands[mover]
-    best_side, best_won, best_margin = -1, 0, -_INF
-    moves = _moves(hand, left, right, tile_order, low, high, tile_bits)  # by action id: ties need it
-    for k in range(moves.shape[0]):
-        t, new_left, new_right = moves[k, 0], moves[k, 1], moves[k, 2]
+    playable = _playable(hand, left, right, end_tiles)
+    moved, best_side, best_won, best_margin = playable != 0, -1, 0, -_INF
+    for t in tile_order:  # by action id: ties need it
+        if playable == 0:
+            break
+        if (playable & tile_bits[t]) == 0:
+            continue
+        playable ^= tile_bits[t]
         hands[mover] = hand ^ tile_bits[t]
-        if hands[mover] == 0:
-            won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
-        else:
-            won_side, won = _max_n(hands, new_left, new_right, nxt, _ZERO, num_sides, rules, table)
+        first_left, first_right = -1, -1
+        for put in range(2):
+            new_left, new_right = _placed_ends(t, put, left, right, low, high)
+            if new_left < 0 or (new_left == first_left and new_right == first_right):
+                continue
+            first_left, first_right = new_left, new_right
+            if hands[mover] == 0:
+                won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
+            else:
+                won_side, won = _max_n(hands, new_left, new_right, nxt, _ZERO, num_sides, rules, table)
+            m = _scaled_margin(won_side, won, side, num_sides)
+            if m > best_margin:
+                best_side, best_won, best_margin = won_side, won, m
         hands[mover] = hand
-        m = _scaled_margin(won_side, won, side, num_sides)
-        if m > best_margin:
-            best_side, best_won, best_margin = won_side, won, m
-    if moves.shape[0] == 0:
+    if not moved:
         if passes + 1 == n:
             best_side, best_won = _round_result(hands, -1, seat_side, byte_pips, minus_own)
         else:
             best_side, best_won = _max_n(hands, left, right, nxt, passes + 1, num_sides, rules, table)
-    slot = _slot(hands, meta, table_mask)
     _store(hands, meta, slot, keys, metas)
     won_sides[slot], wons[slot] = best_side, best_won
     return best_side, best_won
@@ -267,7 +277,7 @@ def _solve_many_sides(hands, left, right, mover, passes, sides, num_sides, rules
 
 def solver_rules(config: LineConfig) -> tuple:
     """The rules tables the compiled search reads: each seat's side, tile halves and bits, pips per
-    byte of a hand, the scoring, the tile orders of alpha-beta and of max-n."""
+    byte of a hand, the scoring, the tile orders of alpha-beta and of max-n, the tiles of each pip."""
     ts, n = config.tiles, config.num_players
     byte_pips = np.zeros((8, 256), np.int64)
     for j in range(8):
@@ -281,6 +291,8 @@ def solver_rules(config: LineConfig) -> tuple:
         byte_pips, np.int64(config.scoring == "others_minus_own"),
         np.argsort([-p for p in ts.pips], kind="stable").astype(np.int64),
         np.arange(ts.num_tiles, dtype=np.int64),
+        np.array([sum(1 << t for t in range(ts.num_tiles) if e in (ts.low[t], ts.high[t]))
+                  for e in range(config.max_pips + 1)], np.uint64),
     )
 
 

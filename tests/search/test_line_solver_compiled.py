@@ -23,6 +23,10 @@ OPTIONS = [
 ]
 
 
+def option_id(options: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in options.items())
+
+
 def endgames(cfg: LineConfig, max_tiles: int, count: int) -> list[LineGame]:
     """Positions of random rounds (greedy and random moves mixed) once nothing is drawable and at
     most ``max_tiles`` tiles are in hands, the opening of the round included where it qualifies."""
@@ -46,7 +50,7 @@ def endgames(cfg: LineConfig, max_tiles: int, count: int) -> list[LineGame]:
     return found
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("options", OPTIONS, ids=option_id)
 def test_compiled_solver_equals_reference(options: dict) -> None:
     cfg = LineConfig(target_score=None, **options)
     games = endgames(cfg, 10 if cfg.num_sides > 2 else 14, 12)
@@ -64,3 +68,20 @@ def test_compiled_solver_equals_reference(options: dict) -> None:
 def test_compiled_solver_refuses_large_sets() -> None:
     with pytest.raises(ValueError, match="at most 64 tiles"):
         CompiledLineSolver(LineConfig(target_score=None, max_pips=12, num_players=4))
+
+
+TWO_SIDED = [o for o in OPTIONS if LineConfig(target_score=None, **o).num_sides == 2]
+
+
+@pytest.mark.parametrize("options", TWO_SIDED, ids=option_id)
+def test_a_line_and_its_mirror_have_one_value(options: dict) -> None:
+    """The two-sided table keys a line by its ends in either order: the reference agrees that the
+    ends swapped change no margin."""
+    cfg = LineConfig(target_score=None, **options)
+    positions = [LineSolver.position(g) for g in endgames(cfg, 12, 12)]
+    mirrored = [(hands, right, left, mover, passes) for hands, left, right, mover, passes in positions]
+    assert sum(p[1] != p[2] for p in positions) >= 4  # lines whose mirror is another position
+    reference = LineSolver(cfg)
+    assert [reference.margin_of(p, 0) for p in mirrored] == [reference.margin_of(p, 0) for p in positions]
+    assert CompiledLineSolver(cfg).margins(mirrored, [0] * len(mirrored)).tolist() == \
+        [reference.margin_of(p, 0) for p in positions]
