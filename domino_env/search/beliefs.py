@@ -155,9 +155,8 @@ def uniform_allocation(
         raise ValueError("no deal satisfies the constraints of this view")
     bins = []
     for i in range(len(allowed)):
-        choices = counter.options(i, state)
-        weights = [counter.ways(i + 1, after) for _b, after in choices]
-        pick = _below(rng, sum(weights))
+        choices, weights, total = counter.weighted_options(i, state)
+        pick = _below(rng, total)
         for (b, after), w in zip(choices, weights, strict=True):
             if pick < w:
                 bins.append(b)
@@ -185,6 +184,7 @@ class _HistoryCounter:
         self.k_bin, self.k_items, self.need = at_least if at_least is not None else (-1, 0, 0)
         self.start: tuple = (room, 0, tuple(t.start if t is not None else () for t in tallies))
         self.memo: dict[tuple, int] = {}
+        self.draws: dict[tuple, tuple[list[tuple[int, tuple]], list[int], int]] = {}
 
     def step(self, i: int, state: tuple, b: int) -> tuple | None:
         """The state after item ``i`` goes to bin ``b``, or ``None`` when that leaves no history."""
@@ -201,6 +201,16 @@ class _HistoryCounter:
     def options(self, i: int, state: tuple) -> list[tuple[int, tuple]]:
         choices = ((b, self.step(i, state, b)) for b in iter_bits(self.allowed[i]) if state[0][b])
         return [(b, after) for b, after in choices if after is not None]
+
+    def weighted_options(self, i: int, state: tuple) -> tuple[list[tuple[int, tuple]], list[int], int]:
+        """``options`` with the completions each leaves and their sum, kept: the worlds of one view
+        pass through the same states."""
+        key = (i, *state)
+        if key not in self.draws:
+            choices = self.options(i, state)
+            weights = [self.ways(i + 1, after) for _b, after in choices]
+            self.draws[key] = choices, weights, sum(weights)
+        return self.draws[key]
 
     def ways(self, i: int, state: tuple) -> int:
         if i == len(self.allowed):
