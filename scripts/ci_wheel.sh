@@ -53,6 +53,9 @@ test -f "$work/runs/smoke/last.pt"
 run domino-best-response --task Block2p --against greedy --config smoke --set run_dir="$work/runs" \
     --set name=best_response --set total_steps=8192 --deals 4 --no-progress
 test -f "$work/runs/best_response/best_response.json"
+run domino-distill --checkpoint "$work/runs/smoke/last.pt" --teacher greedy --games 3 --epochs 1 \
+    --out "$work/distilled.pt"
+test -f "$work/distilled.pt"
 run domino-ladder --list
 run domino-ladder --task Block2p --agent greedy --deals 2 --workers 1
 run domino-speed --only line --seconds 0.2

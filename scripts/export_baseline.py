@@ -76,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     if "averaged_from" in checkpoint:  # a model soup (scripts/average_checkpoints.py)
         record["training"]["averaged_from"] = checkpoint["averaged_from"]
+    if "distillation" in checkpoint:  # fine-tuned on a teacher's moves (domino-distill)
+        record["training"]["distillation"] = checkpoint["distillation"]
     _write(target, record)
     return 0
 

@@ -43,7 +43,7 @@ def _resolve(target: str) -> object:
 def test_console_scripts_name_callables() -> None:
     scripts = PYPROJECT["project"]["scripts"]
     assert set(scripts) == {"domino-train", "domino-evaluate", "domino-play", "domino-serve", "domino-ladder",
-                            "domino-speed", "domino-best-response"}
+                            "domino-speed", "domino-best-response", "domino-distill"}
     for name, target in scripts.items():
         if target.startswith("domino_env.frontends.web."):
             importlib.import_module("fastapi")  # the web extra: installed by scripts/setup.sh

@@ -1,0 +1,206 @@
+"""Distillation: a trained policy learns the moves of a stronger, slower teacher, such as the search
+(the ``domino-distill`` command).
+
+    domino-distill --checkpoint domino_env/baselines/Block2p.pt \\
+        --teacher "search:budget=100,network=domino_env/baselines/Block2p.pt,prior_weight=1" \\
+        --games 15000 --seed 1001 --workers 2 --out runs/block_2p_distilled.pt
+
+The second half of expert iteration (Anthony et al. 2017): the search improves on the network, and
+the network learns the search's moves, so that one forward pass plays what took a search. Positions
+come from games on the rules engines (the search reads seat views, which the batched engines do not
+build), played by the teacher in a share of the games (``--teacher-share``) and by the network in the
+rest, so that the positions its own play leads to are labelled too (DAgger, Ross et al. 2011). Every
+decision with two legal moves or more is labelled with the teacher's move. The actor is then
+fine-tuned on them: cross-entropy on the teacher's moves plus ``--kl-coef`` times the KL divergence
+from the policy it started as; the critic is kept. Game ``g`` is dealt from ``(seed, g)`` and its
+moves drawn from ``(seed, g, k)``, so the labels do not depend on ``--workers``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from domino_env.evaluation import AgentSpec, GameSetup, build_agents
+from domino_env_training.agent import PolicyAgent
+from domino_env_training.checkpoint_bot import CheckpointAgent
+from domino_env_training.checkpoints import CheckpointError, load_checkpoint, save_checkpoint
+
+
+@dataclass
+class Labels:
+    """The labelled decisions: the student's observation and legal mask, the teacher's move, and
+    whether the student's own greedy move was the same."""
+
+    obs: np.ndarray  # (n, obs_dim) float32
+    mask: np.ndarray  # (n, num_actions) bool
+    actions: np.ndarray  # (n,) int64
+    agrees: np.ndarray  # (n,) bool
+
+    @staticmethod
+    def join(parts: list[Labels]) -> Labels:
+        return Labels(*(np.concatenate([getattr(p, f) for p in parts])
+                        for f in ("obs", "mask", "actions", "agrees")))
+
+
+def game_setup(checkpoint: str | Path) -> GameSetup:
+    """The rules the checkpoint was trained on, as the evaluation harness plays them."""
+    game = PolicyAgent.from_checkpoint(checkpoint).config.game
+    return GameSetup(game.name, {k: v for k, v in game.options.items() if v is not None})
+
+
+def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int,
+                teacher_share: float) -> Labels:
+    """Play ``games`` (module docstring) and label every decision of two moves or more."""
+    setup = game_setup(checkpoint)
+    student = CheckpointAgent(setup.game, checkpoint)
+    (expert,) = build_agents(setup, [AgentSpec.parse(teacher)])
+    obs, masks, actions, agrees = [], [], [], []
+    for g in games:
+        engine = setup.new_engine(np.random.default_rng([seed, g]))
+        teacher_plays = np.random.default_rng([seed, g, 1 << 30]).random() < teacher_share
+        move_number = 0
+        while not engine.is_terminal:
+            view = engine.view(engine.current_player)
+            observation, mask = student.encode(view)
+            if mask.sum() < 2:
+                move = int(np.argmax(mask))
+            else:
+                label = expert.act(view, np.random.default_rng([seed, g, move_number]))
+                own = int(np.argmax(np.where(mask.astype(bool), student.actor(observation), -np.inf)))
+                obs.append(observation)
+                masks.append(mask.astype(bool))
+                actions.append(label)
+                agrees.append(label == own)
+                move = label if teacher_plays else own
+            engine.apply(move)
+            move_number += 1
+    width = student.policy.model.obs_dim
+    return Labels(np.array(obs, np.float32).reshape(-1, width),
+                  np.array(masks, bool).reshape(-1, student.policy.num_actions),
+                  np.array(actions, np.int64), np.array(agrees, bool))
+
+
+def collect(checkpoint: str | Path, teacher: str, games: int, seed: int, teacher_share: float,
+            workers: int = 1) -> Labels:
+    """``label_games`` of games ``0..games-1``, shared by ``workers`` processes in contiguous blocks."""
+    bounds = np.linspace(0, games, workers + 1).astype(int)
+    blocks = [range(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    if workers == 1:
+        return label_games(checkpoint, teacher, blocks[0], seed, teacher_share)
+    with ProcessPoolExecutor(workers, multiprocessing.get_context("spawn")) as pool:
+        parts = [pool.submit(label_games, checkpoint, teacher, block, seed, teacher_share)
+                 for block in blocks]
+        return Labels.join([p.result() for p in parts])
+
+
+def fine_tune(agent: PolicyAgent, labels: Labels, lr: float, epochs: int, kl_coef: float, seed: int,
+              batch_size: int = 512, held_out: float = 0.1) -> dict[str, float]:
+    """Fine-tune ``agent``'s actor on ``labels`` (module docstring); returns the teacher's agreement
+    with the greedy policy on the held-out share of the labels, before and after, and the share of
+    held-out moves that changed."""
+    generator = torch.Generator().manual_seed(seed)
+    obs, mask = torch.from_numpy(labels.obs), torch.from_numpy(labels.mask)
+    actions = torch.from_numpy(labels.actions)
+    order = torch.randperm(len(actions), generator=generator)
+    test, train = order[: int(held_out * len(actions))], order[int(held_out * len(actions)):]
+    actor = agent.model.actor
+
+    def log_policy(rows: torch.Tensor) -> torch.Tensor:
+        return torch.log_softmax(actor(obs[rows]).masked_fill(~mask[rows], -1e9), dim=-1)
+
+    with torch.no_grad():
+        start = log_policy(torch.arange(len(actions)))
+    before = start[test].argmax(-1)
+    optimizer = torch.optim.Adam(actor.parameters(), lr=lr)
+    for _ in range(epochs):
+        shuffled = train[torch.randperm(len(train), generator=generator)]
+        for i in range(0, len(shuffled), batch_size):
+            rows = shuffled[i:i + batch_size]
+            log_p = log_policy(rows)
+            cross_entropy = -log_p.gather(1, actions[rows, None]).mean()
+            kl = (start[rows].exp() * (start[rows] - log_p)).masked_fill(~mask[rows], 0).sum(-1).mean()
+            loss = cross_entropy + kl_coef * kl
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    with torch.no_grad():
+        after = log_policy(test).argmax(-1)
+    return {"held_out_agreement_before": float((before == actions[test]).float().mean()),
+            "held_out_agreement_after": float((after == actions[test]).float().mean()),
+            "held_out_changed": float((after != before).float().mean())}
+
+
+def distill(checkpoint: str | Path, out: str | Path, teacher: str, games: int, seed: int,
+            teacher_share: float = 0.5, lr: float = 3e-4, epochs: int = 8, kl_coef: float = 0.0,
+            workers: int = 1) -> dict[str, float]:
+    """Label, fine-tune, and write the checkpoint with the new actor to ``out``; the settings and
+    figures are recorded in it under ``distillation``."""
+    labels = collect(checkpoint, teacher, games, seed, teacher_share, workers)
+    if len(labels.actions) == 0:
+        raise ValueError(f"{games} games gave no decision of two moves or more to label")
+    agent = PolicyAgent.from_checkpoint(checkpoint)
+    figures = fine_tune(agent, labels, lr, epochs, kl_coef, seed)
+    figures |= {"labels": len(labels.actions), "student_agreement": float(labels.agrees.mean())}
+    payload = load_checkpoint(checkpoint)
+    payload["model"] = agent.model.state_dict()
+    payload["distillation"] = {"from": str(checkpoint), "teacher": teacher, "games": games, "seed": seed,
+                               "teacher_share": teacher_share, "lr": lr, "epochs": epochs,
+                               "kl_coef": kl_coef, **figures}
+    save_checkpoint(out, payload)
+    return figures
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text}")
+    return value
+
+
+def _bounded(low: float, high: float):
+    def parse(text: str) -> float:
+        value = float(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a number in [{low}, {high}], got {text}")
+        return value
+    return parse
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--checkpoint", required=True, help="the policy to fine-tune (a .pt checkpoint)")
+    parser.add_argument("--teacher", required=True,
+                        help='an agent spec, as domino-evaluate takes it: "search:budget=100,network=..."')
+    parser.add_argument("--games", type=_positive, required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--teacher-share", type=_bounded(0.0, 1.0), default=0.5,
+                        help="share of the games the teacher plays (the network plays the rest)")
+    parser.add_argument("--lr", type=_bounded(1e-8, 1.0), default=3e-4)
+    parser.add_argument("--epochs", type=_positive, default=8)
+    parser.add_argument("--kl-coef", type=_bounded(0.0, 1e6), default=0.0)
+    parser.add_argument("--workers", type=_positive, default=1)
+    parser.add_argument("--out", required=True, help="where to write the fine-tuned checkpoint")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    try:
+        build_agents(game_setup(args.checkpoint), [AgentSpec.parse(args.teacher)])  # refused before any game
+        figures = distill(args.checkpoint, args.out, args.teacher, args.games, args.seed, args.teacher_share,
+                          args.lr, args.epochs, args.kl_coef, args.workers)
+    except (CheckpointError, ValueError) as err:
+        parser.error(str(err))
+    print(" ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items()))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
