@@ -10,10 +10,13 @@ the network learns the search's moves, so that one forward pass plays what took 
 come from games on the rules engines (the search reads seat views, which the batched engines do not
 build), played by the teacher in a share of the games (``--teacher-share``) and by the network in the
 rest, so that the positions its own play leads to are labelled too (DAgger, Ross et al. 2011). Every
-decision with two legal moves or more is labelled with the teacher's move. The actor is then
-fine-tuned on them: cross-entropy on the teacher's moves plus ``--kl-coef`` times the KL divergence
-from the policy it started as; the critic is kept. Game ``g`` is dealt from ``(seed, g)`` and its
-moves drawn from ``(seed, g, k)``, so the labels do not depend on ``--workers``.
+decision with two legal moves or more is labelled with the teacher's move, or, with
+``--temperature T`` and a search teacher, with the softmax of its scores (each candidate's mean margin
+over the sampled worlds plus its prior bonus, divided by ``T`` points): a move nearly as good as the
+best keeps nearly as much weight. The actor is then fine-tuned on them: cross-entropy on the targets
+plus ``--kl-coef`` times the KL divergence from the policy it started as; the critic is kept. Game
+``g`` is dealt from ``(seed, g)`` and its moves drawn from ``(seed, g, k)``, so the labels do not
+depend on ``--workers``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -36,18 +40,20 @@ from domino_env_training.checkpoints import CheckpointError, load_checkpoint, sa
 
 @dataclass
 class Labels:
-    """The labelled decisions: the student's observation and legal mask, the teacher's move, and
-    whether the student's own greedy move was the same."""
+    """The labelled decisions: the student's observation and legal mask, the teacher's move, the
+    distribution the student learns (one-hot on that move, or the search's softmax), and whether
+    the student's own greedy move was the teacher's."""
 
     obs: np.ndarray  # (n, obs_dim) float32
     mask: np.ndarray  # (n, num_actions) bool
     actions: np.ndarray  # (n,) int64
+    targets: np.ndarray  # (n, num_actions) float32, rows summing to 1
     agrees: np.ndarray  # (n,) bool
 
     @staticmethod
     def join(parts: list[Labels]) -> Labels:
         return Labels(*(np.concatenate([getattr(p, f) for p in parts])
-                        for f in ("obs", "mask", "actions", "agrees")))
+                        for f in ("obs", "mask", "actions", "targets", "agrees")))
 
 
 def game_setup(checkpoint: str | Path) -> GameSetup:
@@ -56,13 +62,31 @@ def game_setup(checkpoint: str | Path) -> GameSetup:
     return GameSetup(game.name, {k: v for k, v in game.options.items() if v is not None})
 
 
-def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int,
-                teacher_share: float) -> Labels:
+def soft_target(expert: Any, view: Any, rng: np.random.Generator, num_actions: int, temperature: float
+                ) -> tuple[int, np.ndarray]:
+    """The search's move at ``view`` and the softmax of its candidates' scores over ``temperature``."""
+    (decision,) = expert.searched([view], [rng])
+    target = np.zeros(num_actions, np.float32)
+    if isinstance(decision, int):
+        target[decision] = 1.0
+        return decision, target
+    scores = decision.values.mean(axis=0) + decision.prior
+    weights = np.exp((scores - scores.max()) / temperature)
+    target[decision.candidates] = weights / weights.sum()
+    return expert.best(decision), target
+
+
+def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int, teacher_share: float,
+                temperature: float | None = None) -> Labels:
     """Play ``games`` (module docstring) and label every decision of two moves or more."""
     setup = game_setup(checkpoint)
     student = CheckpointAgent(setup.game, checkpoint)
     (expert,) = build_agents(setup, [AgentSpec.parse(teacher)])
-    obs, masks, actions, agrees = [], [], [], []
+    if temperature is not None and not hasattr(expert, "searched"):
+        raise ValueError(f"--temperature needs a teacher with scores per move (the line games' search), "
+                         f"got {teacher!r}")
+    num_actions = student.policy.num_actions
+    obs, masks, actions, targets, agrees = [], [], [], [], []
     for g in games:
         engine = setup.new_engine(np.random.default_rng([seed, g]))
         teacher_plays = np.random.default_rng([seed, g, 1 << 30]).random() < teacher_share
@@ -73,30 +97,36 @@ def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int,
             if mask.sum() < 2:
                 move = int(np.argmax(mask))
             else:
-                label = expert.act(view, np.random.default_rng([seed, g, move_number]))
+                rng = np.random.default_rng([seed, g, move_number])
+                if temperature is None:
+                    label = expert.act(view, rng)
+                    target = np.eye(num_actions, dtype=np.float32)[label]
+                else:
+                    label, target = soft_target(expert, view, rng, num_actions, temperature)
                 own = int(np.argmax(np.where(mask.astype(bool), student.actor(observation), -np.inf)))
                 obs.append(observation)
                 masks.append(mask.astype(bool))
                 actions.append(label)
+                targets.append(target)
                 agrees.append(label == own)
                 move = label if teacher_plays else own
             engine.apply(move)
             move_number += 1
     width = student.policy.model.obs_dim
     return Labels(np.array(obs, np.float32).reshape(-1, width),
-                  np.array(masks, bool).reshape(-1, student.policy.num_actions),
-                  np.array(actions, np.int64), np.array(agrees, bool))
+                  np.array(masks, bool).reshape(-1, num_actions), np.array(actions, np.int64),
+                  np.array(targets, np.float32).reshape(-1, num_actions), np.array(agrees, bool))
 
 
 def collect(checkpoint: str | Path, teacher: str, games: int, seed: int, teacher_share: float,
-            workers: int = 1) -> Labels:
+            workers: int = 1, temperature: float | None = None) -> Labels:
     """``label_games`` of games ``0..games-1``, shared by ``workers`` processes in contiguous blocks."""
     bounds = np.linspace(0, games, workers + 1).astype(int)
     blocks = [range(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
     if workers == 1:
-        return label_games(checkpoint, teacher, blocks[0], seed, teacher_share)
+        return label_games(checkpoint, teacher, blocks[0], seed, teacher_share, temperature)
     with ProcessPoolExecutor(workers, multiprocessing.get_context("spawn")) as pool:
-        parts = [pool.submit(label_games, checkpoint, teacher, block, seed, teacher_share)
+        parts = [pool.submit(label_games, checkpoint, teacher, block, seed, teacher_share, temperature)
                  for block in blocks]
         return Labels.join([p.result() for p in parts])
 
@@ -108,7 +138,7 @@ def fine_tune(agent: PolicyAgent, labels: Labels, lr: float, epochs: int, kl_coe
     held-out moves that changed."""
     generator = torch.Generator().manual_seed(seed)
     obs, mask = torch.from_numpy(labels.obs), torch.from_numpy(labels.mask)
-    actions = torch.from_numpy(labels.actions)
+    actions, targets = torch.from_numpy(labels.actions), torch.from_numpy(labels.targets)
     order = torch.randperm(len(actions), generator=generator)
     test, train = order[: int(held_out * len(actions))], order[int(held_out * len(actions)):]
     actor = agent.model.actor
@@ -125,7 +155,7 @@ def fine_tune(agent: PolicyAgent, labels: Labels, lr: float, epochs: int, kl_coe
         for i in range(0, len(shuffled), batch_size):
             rows = shuffled[i:i + batch_size]
             log_p = log_policy(rows)
-            cross_entropy = -log_p.gather(1, actions[rows, None]).mean()
+            cross_entropy = -(targets[rows] * log_p).sum(-1).mean()
             kl = (start[rows].exp() * (start[rows] - log_p)).masked_fill(~mask[rows], 0).sum(-1).mean()
             loss = cross_entropy + kl_coef * kl
             optimizer.zero_grad()
@@ -140,10 +170,10 @@ def fine_tune(agent: PolicyAgent, labels: Labels, lr: float, epochs: int, kl_coe
 
 def distill(checkpoint: str | Path, out: str | Path, teacher: str, games: int, seed: int,
             teacher_share: float = 0.5, lr: float = 3e-4, epochs: int = 8, kl_coef: float = 0.0,
-            workers: int = 1) -> dict[str, float]:
+            workers: int = 1, temperature: float | None = None) -> dict[str, float]:
     """Label, fine-tune, and write the checkpoint with the new actor to ``out``; the settings and
     figures are recorded in it under ``distillation``."""
-    labels = collect(checkpoint, teacher, games, seed, teacher_share, workers)
+    labels = collect(checkpoint, teacher, games, seed, teacher_share, workers, temperature)
     if len(labels.actions) == 0:
         raise ValueError(f"{games} games gave no decision of two moves or more to label")
     agent = PolicyAgent.from_checkpoint(checkpoint)
@@ -153,7 +183,7 @@ def distill(checkpoint: str | Path, out: str | Path, teacher: str, games: int, s
     payload["model"] = agent.model.state_dict()
     payload["distillation"] = {"from": str(checkpoint), "teacher": teacher, "games": games, "seed": seed,
                                "teacher_share": teacher_share, "lr": lr, "epochs": epochs,
-                               "kl_coef": kl_coef, **figures}
+                               "kl_coef": kl_coef, "temperature": temperature, **figures}
     save_checkpoint(out, payload)
     return figures
 
@@ -187,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=_bounded(1e-8, 1.0), default=3e-4)
     parser.add_argument("--epochs", type=_positive, default=8)
     parser.add_argument("--kl-coef", type=_bounded(0.0, 1e6), default=0.0)
+    parser.add_argument("--temperature", type=_bounded(1e-3, 1e6), default=None,
+                        help="learn the softmax of the search's scores at this temperature (points), "
+                             "not its move alone")
     parser.add_argument("--workers", type=_positive, default=1)
     parser.add_argument("--out", required=True, help="where to write the fine-tuned checkpoint")
     args = parser.parse_args(argv)
@@ -194,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         build_agents(game_setup(args.checkpoint), [AgentSpec.parse(args.teacher)])  # refused before any game
         figures = distill(args.checkpoint, args.out, args.teacher, args.games, args.seed, args.teacher_share,
-                          args.lr, args.epochs, args.kl_coef, args.workers)
+                          args.lr, args.epochs, args.kl_coef, args.workers, args.temperature)
     except (CheckpointError, ValueError) as err:
         parser.error(str(err))
     print(" ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items()))

@@ -215,6 +215,11 @@ class LineSearchAgent:
         """``act`` for many views: each view draws its worlds from its own generator, as ``act``
         does, and then the Block greedy rollouts of all of them run as one batched program and all
         their endgames are solved in one call (the lockstep evaluation's games, one move each)."""
+        return [d if isinstance(d, int) else self.best(d) for d in self.searched(views, rngs)]
+
+    def searched(self, views: list[LineView], rngs: list[np.random.Generator]) -> list[int | Decision]:
+        """Each view's forced move, or its decision with the margin of every candidate in every
+        world filled in (what ``act_batch`` chooses from; a teacher's scores for distillation)."""
         decisions = [self.decision(view, rng) for view, rng in zip(views, rngs, strict=True)]
         searched = [d for d in decisions if isinstance(d, Decision)]
         for config in {d.view.config for d in searched}:
@@ -229,7 +234,7 @@ class LineSearchAgent:
                 for d in same:
                     for cell in d.cells:
                         d.values[cell] = next(solved)
-        return [d if isinstance(d, int) else self.best(d) for d in decisions]
+        return decisions
 
     def decision(self, view: LineView, rng: np.random.Generator) -> int | Decision:
         """The forced move, or the decision with its worlds drawn and every part that is not batched

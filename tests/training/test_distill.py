@@ -23,6 +23,7 @@ def test_labels_are_legal_teacher_moves_at_real_decisions() -> None:
     assert len(labels.actions) >= 20
     assert labels.mask[np.arange(len(labels.actions)), labels.actions].all()
     assert (labels.mask.sum(axis=1) >= 2).all()  # forced moves are not labelled
+    assert np.array_equal(labels.targets, np.eye(labels.mask.shape[1], dtype=np.float32)[labels.actions])
     assert labels.obs.shape == (len(labels.actions), PolicyAgent.from_checkpoint(BASE).model.obs_dim)
     assert not labels.agrees.all()  # greedy and the network differ somewhere
 
@@ -32,11 +33,23 @@ def test_the_student_as_its_own_teacher_always_agrees() -> None:
     assert len(labels.actions) > 0 and labels.agrees.all()
 
 
+def test_soft_targets_spread_over_the_search_candidates_and_peak_at_its_move() -> None:
+    labels = collect(BASE, "search:budget=16", games=3, seed=4, teacher_share=0.5, temperature=0.5)
+    assert len(labels.actions) >= 10
+    assert np.allclose(labels.targets.sum(axis=1), 1.0, atol=1e-5)
+    assert (labels.targets[~labels.mask] == 0).all()
+    rows = np.arange(len(labels.actions))
+    assert np.allclose(labels.targets[rows, labels.actions], labels.targets.max(axis=1))
+    assert ((labels.targets > 0).sum(axis=1) >= 2).any()  # not one-hot: near moves keep weight
+    hard = collect(BASE, "search:budget=16", games=3, seed=4, teacher_share=0.5)
+    assert np.array_equal(hard.actions, labels.actions)  # the same moves as the search's act
+
+
 def test_labels_do_not_depend_on_how_the_games_are_split() -> None:
     whole = label_games(BASE, "greedy", range(0, 4), seed=7, teacher_share=0.5)
     halves = Labels.join([label_games(BASE, "greedy", range(0, 2), seed=7, teacher_share=0.5),
                           label_games(BASE, "greedy", range(2, 4), seed=7, teacher_share=0.5)])
-    for name in ("obs", "mask", "actions", "agrees"):
+    for name in ("obs", "mask", "actions", "targets", "agrees"):
         assert np.array_equal(getattr(whole, name), getattr(halves, name))
     other_seed = label_games(BASE, "greedy", range(0, 4), seed=8, teacher_share=0.5)
     assert not np.array_equal(other_seed.obs[:10], whole.obs[:10])
@@ -78,6 +91,7 @@ def test_distill_writes_a_checkpoint_that_plays_and_records_how(tmp_path) -> Non
     (["--teacher", "greedy", "--teacher-share", "1.5"], "--teacher-share"),
     (["--teacher", "greedy", "--games", "0"], "--games"),
     (["--teacher", "greedy", "--kl-coef", "-1"], "--kl-coef"),
+    (["--teacher", "greedy", "--temperature", "1"], "--temperature"),
 ])
 def test_bad_arguments_stop_before_any_game(args, message, tmp_path, capsys) -> None:
     base = ["--checkpoint", str(BASE), "--games", "3", "--out", str(tmp_path / "x.pt")]
