@@ -57,9 +57,9 @@ class Labels:
 
 
 def game_setup(checkpoint: str | Path) -> GameSetup:
-    """The rules the checkpoint was trained on, as the evaluation harness plays them."""
+    """The rules the checkpoint was trained on, as the trainer's harness plays them."""
     game = PolicyAgent.from_checkpoint(checkpoint).config.game
-    return GameSetup(game.name, {k: v for k, v in game.options.items() if v is not None})
+    return GameSetup(game.name, dict(game.options))
 
 
 def soft_target(expert: Any, view: Any, rng: np.random.Generator, num_actions: int, temperature: float
@@ -103,7 +103,7 @@ def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int, t
                     target = np.eye(num_actions, dtype=np.float32)[label]
                 else:
                     label, target = soft_target(expert, view, rng, num_actions, temperature)
-                own = int(np.argmax(np.where(mask.astype(bool), student.actor(observation), -np.inf)))
+                own = student.act(view, rng)  # greedy: the most probable legal move
                 obs.append(observation)
                 masks.append(mask.astype(bool))
                 actions.append(label)
