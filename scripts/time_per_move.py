@@ -8,8 +8,8 @@ Positions come from games the first agent plays for every seat (deals from ``--s
 decision each agent is timed on the same view, in an order rotated per decision, so load changes
 hit every agent alike. Forced moves count too (every agent answers them at once), as they do in a
 game. Each agent first answers one position of another deal untimed, so one-time costs (the
-compiled solver's loading) are not counted as a move's. Prints each agent's mean seconds per move
-and its ratio to the first agent's.
+compiled solver's loading) are not counted as a move's. Prints each agent's mean milliseconds per
+move and its ratio to the first agent's.
 """
 
 from __future__ import annotations
@@ -62,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     load = Path("/proc/loadavg").read_text().split()[:3]
     print(f"{len(seconds)} decisions of {args.games} games, load average {load}")
     for spec, mean in zip(specs, means, strict=True):
-        print(f"{spec.label}: {mean:.4f} s/move, {mean / means[0]:.2f}x the first")
+        print(f"{spec.label}: {mean * 1000:.3f} ms/move, {mean / means[0]:.3f}x the first's time"
+              f" (the first / this: {means[0] / mean:.2f})")
     return 0
 
 

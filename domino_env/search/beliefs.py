@@ -58,6 +58,7 @@ from __future__ import annotations
 import bisect
 import functools
 import heapq
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -143,27 +144,25 @@ def uniform_allocation(
 
     Counts completions by dynamic programming, then draws item by item with probability proportional
     to the completions each choice leaves. Without ``histories`` items with the same constraints are
-    interchangeable, so ``_grouped_allocation`` counts by group instead (the item-by-item memo grows
+    interchangeable, so ``_ClassCounter`` counts by group instead (the item-by-item memo grows
     with the room left in every bin: seconds for a 56-tile Texas 88 deal). Raises ``ValueError``
     when no assignment exists.
     """
+    return _allocation_counter(allowed, room, at_least, histories).draw(rng)
+
+
+def _allocation_counter(
+    allowed: Sequence[int], room: Sequence[int], at_least: tuple[int, int, int] | None,
+    histories: Sequence[_HistoryTally | None] | None,
+) -> _HistoryCounter | _ClassCounter:
+    """The counter that draws ``uniform_allocation``'s assignments, checked to have one."""
     if histories is None or all(h is None for h in histories):
-        return _grouped_allocation(allowed, room, rng, at_least)
-    counter = _history_counter(tuple(allowed), tuple(room), at_least, tuple(histories))
-    state = counter.start
-    if sum(room) != len(allowed) or counter.ways(0, state) == 0:
+        counter: _HistoryCounter | _ClassCounter = _class_counter(tuple(allowed), tuple(room), at_least)
+    else:
+        counter = _history_counter(tuple(allowed), tuple(room), at_least, tuple(histories))
+    if sum(room) != len(allowed) or counter.completions() == 0:
         raise ValueError("no deal satisfies the constraints of this view")
-    bins = []
-    for i in range(len(allowed)):
-        choices, weights, total = counter.weighted_options(i, state)
-        pick = _below(rng, total)
-        for (b, after), w in zip(choices, weights, strict=True):
-            if pick < w:
-                bins.append(b)
-                state = after
-                break
-            pick -= w
-    return bins
+    return counter
 
 
 @functools.lru_cache(maxsize=16)
@@ -172,6 +171,21 @@ def _history_counter(allowed: tuple[int, ...], room: tuple[int, ...], at_least: 
     """One counter per set of constraints, kept with its memo: the search samples many worlds from
     one view (after a draw, each of them once asked the whole count again)."""
     return _HistoryCounter(allowed, room, at_least, tallies)
+
+
+class _HistoryNode:
+    """A state of the item-by-item draw: the bins its item may go to, the completions up to and
+    including each (bisected by the draw), and the states they lead to (``None`` after the last
+    item), so the worlds of one view walk the graph without hashing a state."""
+
+    __slots__ = ("bins", "cumulative", "children")
+
+    def __init__(self, bins: list[int], cumulative: list[int], children: list[_HistoryNode | None]) -> None:
+        self.bins, self.cumulative, self.children = bins, cumulative, children
+
+    @property
+    def completions(self) -> int:
+        return self.cumulative[-1] if self.cumulative else 0
 
 
 class _HistoryCounter:
@@ -183,8 +197,7 @@ class _HistoryCounter:
         self.allowed, self.tallies = allowed, tallies
         self.k_bin, self.k_items, self.need = at_least if at_least is not None else (-1, 0, 0)
         self.start: tuple = (room, 0, tuple(t.start if t is not None else () for t in tallies))
-        self.memo: dict[tuple, int] = {}
-        self.draws: dict[tuple, tuple[list[tuple[int, tuple]], list[int], int]] = {}
+        self.nodes: dict[tuple, _HistoryNode] = {}
 
     def step(self, i: int, state: tuple, b: int) -> tuple | None:
         """The state after item ``i`` goes to bin ``b``, or ``None`` when that leaves no history."""
@@ -198,27 +211,33 @@ class _HistoryCounter:
         after = left[:b] + (left[b] - 1,) + left[b + 1:]
         return after, min(self.need, got + (b == self.k_bin and self.k_items >> i & 1)), counts
 
-    def options(self, i: int, state: tuple) -> list[tuple[int, tuple]]:
-        choices = ((b, self.step(i, state, b)) for b in iter_bits(self.allowed[i]) if state[0][b])
-        return [(b, after) for b, after in choices if after is not None]
-
-    def weighted_options(self, i: int, state: tuple) -> tuple[list[tuple[int, tuple]], list[int], int]:
-        """``options`` with the completions each leaves and their sum, kept: the worlds of one view
-        pass through the same states."""
+    def node(self, i: int, state: tuple) -> _HistoryNode:
+        """The state before item ``i`` is drawn, with every state after it counted (kept)."""
         key = (i, *state)
-        if key not in self.draws:
-            choices = self.options(i, state)
-            weights = [self.ways(i + 1, after) for _b, after in choices]
-            self.draws[key] = choices, weights, sum(weights)
-        return self.draws[key]
+        if key not in self.nodes:
+            choices = ((b, self.step(i, state, b)) for b in iter_bits(self.allowed[i]) if state[0][b])
+            choices = [(b, after) for b, after in choices if after is not None]
+            if i + 1 < len(self.allowed):
+                children: list[_HistoryNode | None] = [self.node(i + 1, after) for _b, after in choices]
+                weights = [child.completions for child in children]
+            else:
+                children = [None] * len(choices)
+                weights = [int(after[1] >= self.need) for _b, after in choices]
+            cumulative = list(itertools.accumulate(weights))
+            self.nodes[key] = _HistoryNode([b for b, _ in choices], cumulative, children)
+        return self.nodes[key]
 
-    def ways(self, i: int, state: tuple) -> int:
-        if i == len(self.allowed):
-            return int(state[1] >= self.need)
-        key = (i, *state)
-        if key not in self.memo:
-            self.memo[key] = sum(self.ways(i + 1, after) for _b, after in self.options(i, state))
-        return self.memo[key]
+    def completions(self) -> int:
+        return self.node(0, self.start).completions if self.allowed else int(self.need == 0)
+
+    def draw(self, rng: np.random.Generator) -> list[int]:
+        """Each item's bin, item by item with probability proportional to the completions left."""
+        node, bins = self.node(0, self.start) if self.allowed else None, []
+        while node is not None:
+            k = bisect.bisect_right(node.cumulative, _below(rng, node.cumulative[-1]))
+            bins.append(node.bins[k])
+            node = node.children[k]
+        return bins
 
 
 Classes = tuple[tuple[int, int, int], ...]  # (bins allowed from here on, marked, items) per class
@@ -233,17 +252,28 @@ def _class_counter(allowed: tuple[int, ...], room: tuple[int, ...], at_least: tu
 
 
 class _ClassCounter:
-    """Counts the completions of ``_grouped_allocation`` from a bin position and its classes."""
+    """``uniform_allocation`` without histories, by classes of interchangeable items.
+
+    Bins are filled one after another, the most restricted first. Before each bin, the items left
+    form classes by the bins still to come that allow them (and membership of the ``at_least`` set):
+    the number of completions depends only on how many items each class holds, so the memo is keyed
+    by those counts, and classes merge as the bins that told them apart are filled (Texas 88: a few
+    hundred states instead of the item-by-item memo's hundred thousand). A bin takes ``k`` items of
+    a class in ``C(count, k)`` ways; the counts drawn, which items is a uniform choice in each class,
+    so the assignment is uniform.
+    """
 
     def __init__(self, allowed: Sequence[int], room: Sequence[int], at_least: tuple[int, int, int] | None):
-        self.room = room
+        self.allowed, self.room = allowed, room
         self.k_bin, _items, self.need = at_least if at_least is not None else (-1, 0, 0)
+        self.marks = [(at_least[1] if at_least else 0) >> i & 1 for i in range(len(allowed))]
         self.order = sorted(range(len(room)), key=lambda b: sum(a >> b & 1 for a in allowed))
         self.suffix = [0] * (len(room) + 1)  # the bins from position p on
         for p in range(len(room) - 1, -1, -1):
             self.suffix[p] = self.suffix[p + 1] | 1 << self.order[p]
         self.memo: dict[tuple[int, Classes, int], int] = {}
         self.fills_memo: dict[tuple[int, Classes, int], list[tuple[tuple[int, ...], int, int]]] = {}
+        self.start = self.merged(0, [(a, m, 1) for a, m in zip(allowed, self.marks, strict=True)])
 
     def merged(self, p: int, counts: Sequence[tuple[int, int, int]]) -> Classes:
         """``counts`` as classes of position ``p``: keys cut to the bins left, equal keys added up."""
@@ -293,49 +323,34 @@ class _ClassCounter:
             )
         return self.memo[state]
 
+    def completions(self) -> int:
+        return self.ways(0, self.start, 0)
 
-def _grouped_allocation(
-    allowed: Sequence[int], room: Sequence[int], rng: np.random.Generator,
-    at_least: tuple[int, int, int] | None = None,
-) -> list[int]:
-    """``uniform_allocation`` without histories, by classes of interchangeable items.
-
-    Bins are filled one after another, the most restricted first. Before each bin, the items left
-    form classes by the bins still to come that allow them (and membership of the ``at_least`` set):
-    the number of completions depends only on how many items each class holds, so the memo is keyed
-    by those counts, and classes merge as the bins that told them apart are filled (Texas 88: a few
-    hundred states instead of the item-by-item memo's hundred thousand). A bin takes ``k`` items of
-    a class in ``C(count, k)`` ways; the counts drawn, which items is a uniform choice in each class,
-    so the assignment is uniform.
-    """
-    counter = _class_counter(tuple(allowed), tuple(room), at_least)
-    marks = [(at_least[1] if at_least else 0) >> i & 1 for i in range(len(allowed))]
-    counts = counter.merged(0, [(a, m, 1) for a, m in zip(allowed, marks, strict=True)])
-    got = 0
-    if sum(room) != len(allowed) or counter.ways(0, counts, got) == 0:
-        raise ValueError("no deal satisfies the constraints of this view")
-    bins_of, left = [0] * len(allowed), list(range(len(allowed)))
-    for p, b in enumerate(counter.order):
-        options = counter.fills(p, counts, got)
-        weights = [w * counter.ways(p + 1, counter.after(p, counts, t), g) for t, w, g in options]
-        pick = _below(rng, sum(weights))
-        i = 0
-        while pick >= weights[i]:
-            pick -= weights[i]
-            i += 1
-        taken, _w, got = options[i]
-        pools: dict[tuple[int, int], list[int]] = {}
-        for item in left:
-            pools.setdefault((allowed[item] & counter.suffix[p], marks[item]), []).append(item)
-        chosen = set()
-        for (key, marked, _c), k in zip(counts, taken, strict=True):
-            pool = pools[key, marked]
-            chosen.update(pool[j] for j in rng.permutation(len(pool))[:k])
-        for item in chosen:
-            bins_of[item] = b
-        left = [item for item in left if item not in chosen]
-        counts = counter.after(p, counts, taken)
-    return bins_of
+    def draw(self, rng: np.random.Generator) -> list[int]:
+        """Each item's bin: the counts each bin takes per class by their completions, then which items."""
+        counts, got = self.start, 0
+        bins_of, left = [0] * len(self.allowed), list(range(len(self.allowed)))
+        for p, b in enumerate(self.order):
+            options = self.fills(p, counts, got)
+            weights = [w * self.ways(p + 1, self.after(p, counts, t), g) for t, w, g in options]
+            pick = _below(rng, sum(weights))
+            i = 0
+            while pick >= weights[i]:
+                pick -= weights[i]
+                i += 1
+            taken, _w, got = options[i]
+            pools: dict[tuple[int, int], list[int]] = {}
+            for item in left:
+                pools.setdefault((self.allowed[item] & self.suffix[p], self.marks[item]), []).append(item)
+            chosen = set()
+            for (key, marked, _c), k in zip(counts, taken, strict=True):
+                pool = pools[key, marked]
+                chosen.update(pool[j] for j in rng.permutation(len(pool))[:k])
+            for item in chosen:
+                bins_of[item] = b
+            left = [item for item in left if item not in chosen]
+            counts = self.after(p, counts, taken)
+        return bins_of
 
 
 def _below(rng: np.random.Generator, bound: int) -> int:
@@ -350,34 +365,48 @@ def _below(rng: np.random.Generator, bound: int) -> int:
             return x
 
 
+class _Allocation:
+    """The tiles of ``hidden`` to add to the hands, with their constraints read once, so that the
+    worlds of one view draw without rereading them: seat ``s`` takes ``room[s]`` tiles; tile ``t``
+    never goes to a seat whose ``banned`` set holds it, nor to the leftover bin when
+    ``leftover_banned`` holds it; ``at_least`` is ``(seat, tile set, count)``, ``tallies`` the seats'
+    histories (``uniform_allocation``). Raises ``ValueError`` when no allocation exists."""
+
+    def __init__(self, hidden: int, room: list[int], banned: list[int],
+                 at_least: tuple[int, int, int] | None = None, leftover_banned: int = 0,
+                 tallies: Sequence[_HistoryTally | None] | None = None) -> None:
+        self.tiles = list(iter_bits(hidden))
+        self.rest = rest = len(room)
+        allowed = [
+            (0 if leftover_banned >> t & 1 else 1 << rest)
+            | sum(1 << s for s in range(rest) if not banned[s] >> t & 1)
+            for t in self.tiles
+        ]
+        if at_least is not None:  # re-index the tile set over the hidden tiles
+            seat, mask, k = at_least
+            at_least = (seat, sum(1 << i for i, t in enumerate(self.tiles) if mask >> t & 1), k)
+        histories = None if tallies is None else [*tallies, None]  # the leftover bin keeps no history
+        self.counter = _allocation_counter(allowed, [*room, len(self.tiles) - sum(room)], at_least, histories)
+
+    def draw(self, hands: list[int], rng: np.random.Generator) -> list[int]:
+        """Add the tiles to ``hands`` (one bit set per seat) and return the leftover bin's tiles as a
+        list in random order."""
+        leftover = []
+        for t, b in zip(self.tiles, self.counter.draw(rng), strict=True):
+            if b == self.rest:
+                leftover.append(t)
+            else:
+                hands[b] |= 1 << t
+        return [leftover[i] for i in rng.permutation(len(leftover))]
+
+
 def _allocate(
     hidden: int, hands: list[int], room: list[int], banned: list[int], rng: np.random.Generator,
     at_least: tuple[int, int, int] | None = None, leftover_banned: int = 0,
     tallies: Sequence[_HistoryTally | None] | None = None,
 ) -> list[int]:
-    """Add the tiles of ``hidden`` to ``hands`` (bins ``0..n-1``, seat ``s`` taking ``room[s]``) and
-    return the leftover bin's tiles as a list in random order; tile ``t`` never goes to a seat whose
-    ``banned`` set holds it, nor to the leftover bin when ``leftover_banned`` holds it. ``at_least``
-    is ``(seat, tile set, count)``."""
-    tiles = list(iter_bits(hidden))
-    rest = len(hands)
-    allowed = [
-        (0 if leftover_banned >> t & 1 else 1 << rest)
-        | sum(1 << s for s in range(rest) if not banned[s] >> t & 1)
-        for t in tiles
-    ]
-    if at_least is not None:  # re-index the tile set over the hidden tiles
-        seat, mask, k = at_least
-        at_least = (seat, sum(1 << i for i, t in enumerate(tiles) if mask >> t & 1), k)
-    histories = None if tallies is None else [*tallies, None]  # the leftover bin keeps no history
-    bins = uniform_allocation(allowed, [*room, len(tiles) - sum(room)], rng, at_least, histories)
-    leftover = []
-    for t, b in zip(tiles, bins, strict=True):
-        if b == rest:
-            leftover.append(t)
-        else:
-            hands[b] |= 1 << t
-    return [leftover[i] for i in rng.permutation(len(leftover))]
+    """One draw of ``_Allocation``: the tiles of ``hidden`` added to ``hands``, the leftover returned."""
+    return _Allocation(hidden, room, banned, at_least, leftover_banned, tallies).draw(hands, rng)
 
 
 # ----- line games --------------------------------------------------------------------------------
@@ -513,11 +542,8 @@ class _LineBeliefs(NamedTuple):
 
     histories: list[_SeatHistory]
     known: list[int]
-    hidden: int
-    room: list[int]
-    banned: list[int]
     initial: list[int]
-    tallies: list[_HistoryTally | None]
+    allocation: _Allocation
 
 
 def _line_beliefs(view: LineView) -> _LineBeliefs:
@@ -532,7 +558,8 @@ def _line_beliefs(view: LineView) -> _LineBeliefs:
     tallies = [
         _HistoryTally(h, initial[s], items, known[s]) if h.draws else None for s, h in enumerate(histories)
     ]
-    return _LineBeliefs(histories, known, hidden, room, [h.banned_now() for h in histories], initial, tallies)
+    banned = [h.banned_now() for h in histories]
+    return _LineBeliefs(histories, known, initial, _Allocation(hidden, room, banned, tallies=tallies))
 
 
 def _line_position(view: LineView, beliefs: _LineBeliefs, rng: np.random.Generator
@@ -542,7 +569,7 @@ def _line_position(view: LineView, beliefs: _LineBeliefs, rng: np.random.Generat
     check_leader = view.round_index == 0 and cfg.first_leader == "highest_double" and cfg.variant == "block"
     for _ in range(MAX_TRIES):
         hands = list(beliefs.known)
-        rest = _allocate(beliefs.hidden, hands, beliefs.room, beliefs.banned, rng, tallies=beliefs.tallies)
+        rest = beliefs.allocation.draw(hands, rng)
         if check_leader and view.leader != highest_double_holder(
             ts, [hands[s] | _played(view, s) for s in range(n)]
         ):

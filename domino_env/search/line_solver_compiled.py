@@ -31,6 +31,11 @@ _INF = 1 << 40
 _HASH_MUL = np.uint64(0xBF58476D1CE4E5B9)
 _HASH_SEED = np.uint64(0x9E3779B97F4A7C15)
 _SHIFT = np.uint64(31)
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_SHIFT = np.uint64(58)
+_DEBRUIJN_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[(((1 << _i) * 0x03F79D71B4CB0A89) & (2**64 - 1)) >> 58] = _i
 _ZERO = np.int64(0)  # a literal 0 in a recursive call would be cast, which numba cannot cache (numba#6061)
 
 
@@ -122,6 +127,12 @@ def _playable(hand, left, right, end_tiles):
 
 
 @njit(cache=True)
+def _lowest_tile(bits):
+    """The index of the lowest set bit of a non-zero ``bits``."""
+    return _DEBRUIJN_INDEX[((bits & (np.uint64(0) - bits)) * _DEBRUIJN) >> _DEBRUIJN_SHIFT]
+
+
+@njit(cache=True)
 def _window(sign, alpha, beta):
     """The search window of a child whose value counts ``sign`` times for the parent's side."""
     return (alpha, beta) if sign > 0 else (-beta, -alpha)
@@ -131,7 +142,7 @@ def _window(sign, alpha, beta):
 def _negamax(hands, left, right, mover, passes, alpha, beta, rules, table):
     """``LineSolver._negamax``: the mover's side's points minus the other side's, exact inside the
     window, else a bound on the same side of it."""
-    seat_side, low, high, tile_bits, byte_pips, minus_own, heavy_first, _tile_order, end_tiles = rules
+    seat_side, low, high, tile_bits, byte_pips, minus_own, heavy_first, end_tiles = rules
     keys, metas, lows, highs, table_mask = table
     n = hands.shape[0]
     meta = _meta(min(left, right), max(left, right), mover, passes)  # a line is worth its mirror's value
@@ -207,50 +218,106 @@ def _scaled_margin(won_side, won, side, num_sides):
     return won * (num_sides - 1) if won_side == side else -won
 
 
+# Columns of a max-n stack frame (``_max_n``): the position; the tile being tried (-1: the mover
+# passes), its next side (2: take the next tile) and the ends of its first placement (a side giving
+# the same ends is skipped); the table slot and key; the best result so far and its margin.
+_LEFT, _RIGHT, _MOVER, _PASSES, _TILE, _PUT, _FIRST_LEFT, _FIRST_RIGHT = 0, 1, 2, 3, 4, 5, 6, 7
+_SLOT, _META, _BEST_SIDE, _BEST_WON, _BEST_MARGIN, _COLUMNS = 8, 9, 10, 11, 12, 13
+_HAND, _UNTRIED = 0, 1  # the frame's bit sets: the mover's hand on entry, the fitting tiles not tried
+
+
 @njit(cache=True)
-def _max_n(hands, left, right, mover, passes, num_sides, rules, table):
-    """``LineSolver.value`` as ``(side paid or -1, points)``: each mover maximizes its side's margin,
-    ties to the lowest action id."""
-    seat_side, low, high, tile_bits, byte_pips, minus_own, _heavy_first, tile_order, end_tiles = rules
+def _enter(frames, bits, d, hands, left, right, mover, passes, end_tiles, table):
+    """Fill frame ``d`` for a position; ``True`` when the table already holds its value (put in the
+    frame's best: the frame is done)."""
     keys, metas, won_sides, wons, table_mask = table
-    n = hands.shape[0]
     meta = _meta(left, right, mover, passes)
     slot = _slot(hands, meta, table_mask)
+    frames[d, _LEFT], frames[d, _RIGHT], frames[d, _MOVER], frames[d, _PASSES] = left, right, mover, passes
+    frames[d, _SLOT], frames[d, _META] = slot, meta
     if _found(hands, meta, slot, keys, metas):
-        return won_sides[slot], wons[slot]
-    side, nxt = seat_side[mover], (mover + 1) % n
-    hand = hands[mover]
-    playable = _playable(hand, left, right, end_tiles)
-    moved, best_side, best_won, best_margin = playable != 0, -1, 0, -_INF
-    for t in tile_order:  # by action id: ties need it
-        if playable == 0:
-            break
-        if (playable & tile_bits[t]) == 0:
-            continue
-        playable ^= tile_bits[t]
-        hands[mover] = hand ^ tile_bits[t]
-        first_left, first_right = -1, -1
-        for put in range(2):
-            new_left, new_right = _placed_ends(t, put, left, right, low, high)
-            if new_left < 0 or (new_left == first_left and new_right == first_right):
+        frames[d, _BEST_SIDE], frames[d, _BEST_WON] = won_sides[slot], wons[slot]
+        return True
+    playable = _playable(hands[mover], left, right, end_tiles)
+    bits[d, _HAND], bits[d, _UNTRIED] = hands[mover], playable
+    frames[d, _TILE] = 0 if playable != 0 else -1
+    frames[d, _PUT], frames[d, _BEST_SIDE], frames[d, _BEST_WON], frames[d, _BEST_MARGIN] = 2, -1, 0, -_INF
+    return False
+
+
+@njit(cache=True)
+def _leave(frames, bits, d, hands, table):
+    """Frame ``d``'s value is final: the mover's hand put back, the value kept in the table."""
+    keys, metas, won_sides, wons, _mask = table
+    hands[frames[d, _MOVER]] = bits[d, _HAND]
+    slot = frames[d, _SLOT]
+    _store(hands, frames[d, _META], slot, keys, metas)
+    won_sides[slot], wons[slot] = frames[d, _BEST_SIDE], frames[d, _BEST_WON]
+
+
+@njit(cache=True)
+def _max_n(hands, left, right, mover, passes, num_sides, rules, table, frames, bits):
+    """``LineSolver.value`` as ``(side paid or -1, points)``: each mover maximizes its side's margin,
+    ties to the lowest action id. Depth first on an explicit stack (``frames``, ``bits``: a row per
+    depth): a recursive call cost several times a node's own work."""
+    seat_side, low, high, tile_bits, byte_pips, minus_own, _heavy_first, end_tiles = rules
+    n = hands.shape[0]
+    d = 0
+    done = _enter(frames, bits, 0, hands, left, right, mover, passes, end_tiles, table)
+    while True:
+        if done:  # frame d's value is known: back to its parent
+            if d == 0:
+                return frames[0, _BEST_SIDE], frames[0, _BEST_WON]
+            won_side, won = frames[d, _BEST_SIDE], frames[d, _BEST_WON]
+            d -= 1
+            m = _scaled_margin(won_side, won, seat_side[frames[d, _MOVER]], num_sides)
+            if frames[d, _TILE] < 0 or m > frames[d, _BEST_MARGIN]:  # a pass takes its child's value
+                frames[d, _BEST_SIDE], frames[d, _BEST_WON], frames[d, _BEST_MARGIN] = won_side, won, m
+            if frames[d, _TILE] < 0:
+                _leave(frames, bits, d, hands, table)
                 continue
-            first_left, first_right = new_left, new_right
-            if hands[mover] == 0:
-                won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
+            done = False
+        elif frames[d, _TILE] < 0:  # just entered, nothing fits: a pass, or the round is blocked
+            if frames[d, _PASSES] + 1 == n:
+                frames[d, _BEST_SIDE], frames[d, _BEST_WON] = _round_result(
+                    hands, -1, seat_side, byte_pips, minus_own)
+                _leave(frames, bits, d, hands, table)
+                done = True
             else:
-                won_side, won = _max_n(hands, new_left, new_right, nxt, _ZERO, num_sides, rules, table)
-            m = _scaled_margin(won_side, won, side, num_sides)
-            if m > best_margin:
-                best_side, best_won, best_margin = won_side, won, m
-        hands[mover] = hand
-    if not moved:
-        if passes + 1 == n:
-            best_side, best_won = _round_result(hands, -1, seat_side, byte_pips, minus_own)
-        else:
-            best_side, best_won = _max_n(hands, left, right, nxt, passes + 1, num_sides, rules, table)
-    _store(hands, meta, slot, keys, metas)
-    won_sides[slot], wons[slot] = best_side, best_won
-    return best_side, best_won
+                done = _enter(frames, bits, d + 1, hands, frames[d, _LEFT], frames[d, _RIGHT],
+                              (frames[d, _MOVER] + 1) % n, frames[d, _PASSES] + 1, end_tiles, table)
+                d += 1
+            continue
+        mover, pushed = frames[d, _MOVER], False
+        while not pushed:  # frame d's next move: a child pushed or a finished round scored
+            if frames[d, _PUT] == 2:  # the next tile, the lowest action id first
+                untried = bits[d, _UNTRIED]
+                if untried == 0:
+                    break
+                t = _lowest_tile(untried)
+                bits[d, _UNTRIED] = untried ^ tile_bits[t]
+                hands[mover] = bits[d, _HAND] ^ tile_bits[t]
+                frames[d, _TILE], frames[d, _PUT] = t, 0
+                frames[d, _FIRST_LEFT], frames[d, _FIRST_RIGHT] = -1, -1
+            new_left, new_right = _placed_ends(frames[d, _TILE], frames[d, _PUT], frames[d, _LEFT],
+                                               frames[d, _RIGHT], low, high)
+            frames[d, _PUT] += 1
+            if new_left < 0 or (new_left == frames[d, _FIRST_LEFT] and new_right == frames[d, _FIRST_RIGHT]):
+                continue
+            frames[d, _FIRST_LEFT], frames[d, _FIRST_RIGHT] = new_left, new_right
+            if hands[mover] != 0:
+                done = _enter(frames, bits, d + 1, hands, new_left, new_right, (mover + 1) % n, _ZERO,
+                              end_tiles, table)
+                d += 1
+                pushed = True
+            else:
+                won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
+                m = _scaled_margin(won_side, won, seat_side[mover], num_sides)
+                if m > frames[d, _BEST_MARGIN]:
+                    frames[d, _BEST_SIDE], frames[d, _BEST_WON], frames[d, _BEST_MARGIN] = won_side, won, m
+        if not pushed:  # every move tried
+            _leave(frames, bits, d, hands, table)
+            done = True
 
 
 @njit(cache=True)
@@ -268,16 +335,19 @@ def _solve_two_sides(hands, left, right, mover, passes, sides, rules, table):
 def _solve_many_sides(hands, left, right, mover, passes, sides, num_sides, rules, table):
     """Exact margin of ``sides[b]`` at every position ``b`` of a game of three sides or more."""
     out = np.empty(hands.shape[0])
+    depth = (MAX_TILES + 1) * hands.shape[1] + 1  # a pass at most n - 1 times between two plays
+    frames, bits = np.empty((depth, _COLUMNS), np.int64), np.empty((depth, 2), np.uint64)
     for b in range(hands.shape[0]):
         own = hands[b].copy()
-        won_side, won = _max_n(own, left[b], right[b], mover[b], passes[b], num_sides, rules, table)
+        won_side, won = _max_n(own, left[b], right[b], mover[b], passes[b], num_sides, rules, table,
+                               frames, bits)
         out[b] = _scaled_margin(won_side, won, sides[b], num_sides) / (num_sides - 1)
     return out
 
 
 def solver_rules(config: LineConfig) -> tuple:
     """The rules tables the compiled search reads: each seat's side, tile halves and bits, pips per
-    byte of a hand, the scoring, the tile orders of alpha-beta and of max-n, the tiles of each pip."""
+    byte of a hand, the scoring, alpha-beta's tile order (heaviest first), the tiles of each pip."""
     ts, n = config.tiles, config.num_players
     byte_pips = np.zeros((8, 256), np.int64)
     for j in range(8):
@@ -290,7 +360,6 @@ def solver_rules(config: LineConfig) -> tuple:
         np.array([1 << t for t in range(ts.num_tiles)], np.uint64),
         byte_pips, np.int64(config.scoring == "others_minus_own"),
         np.argsort([-p for p in ts.pips], kind="stable").astype(np.int64),
-        np.arange(ts.num_tiles, dtype=np.int64),
         np.array([sum(1 << t for t in range(ts.num_tiles) if e in (ts.low[t], ts.high[t]))
                   for e in range(config.max_pips + 1)], np.uint64),
     )
