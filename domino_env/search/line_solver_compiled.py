@@ -8,8 +8,9 @@ positions as keys (a slot whose key differs is simply overwritten), so it stays 
 solver's lifetime and is shared by every world and every move the search solves. Two sides:
 alpha-beta on the margin with bounds in the table, where a line and its mirror (the ends swapped)
 share an entry, as they share a value; more sides: max-n with ties to the lowest action id, as
-``LineSolver.value`` (a mirror's ties fall on other moves, so it keeps its own entry). Moves are
-generated in place, from the tiles that fit an end, without an array per node.
+``LineSolver.value`` (a mirror's ties fall on other moves, so it keeps its own entry). Both run
+depth first on an explicit stack rather than by recursion, and generate moves in place from the
+tiles that fit an end, without an array per node.
 ``tests/search/test_line_solver_compiled.py`` checks both against ``LineSolver`` on random endgames.
 
 The compiled code is cached on disk by numba (``cache=True``): the first process to use it compiles
@@ -36,7 +37,6 @@ _DEBRUIJN_SHIFT = np.uint64(58)
 _DEBRUIJN_INDEX = np.zeros(64, np.int64)
 for _i in range(64):
     _DEBRUIJN_INDEX[(((1 << _i) * 0x03F79D71B4CB0A89) & (2**64 - 1)) >> 58] = _i
-_ZERO = np.int64(0)  # a literal 0 in a recursive call would be cast, which numba cannot cache (numba#6061)
 
 
 @njit(cache=True)
@@ -138,62 +138,135 @@ def _window(sign, alpha, beta):
     return (alpha, beta) if sign > 0 else (-beta, -alpha)
 
 
+# Both searches run depth first on an explicit stack (a recursive numba call cost several times a
+# node's own work): a row of ``frames`` per depth, the mover's hand on entry and the fitting tiles
+# not tried yet in ``bits``. Columns: the position; the tile being tried (-1: the mover passes), its
+# next side (2: take the next tile) and the ends of its first placement (a side giving the same ends
+# is skipped); the table slot and key; the best value so far. Alpha-beta adds its window, the window
+# on entry, the table's bounds, the place in its tile order and the sign of the child out; max-n
+# the side paid, the points and the margin of its best result. The step that places a tile is
+# written out in both loops: as a shared function it took a quarter of max-n's time.
+_LEFT, _RIGHT, _MOVER, _PASSES, _TILE, _PUT, _FIRST_LEFT, _FIRST_RIGHT, _SLOT, _META, _BEST = range(11)
+_ALPHA, _BETA, _START_ALPHA, _LO, _HI, _ORDER, _SIGN = range(11, 18)
+_BEST_SIDE, _BEST_WON = 11, 12
+_COLUMNS = 18
+_HAND, _UNTRIED = 0, 1
+
+
 @njit(cache=True)
-def _negamax(hands, left, right, mover, passes, alpha, beta, rules, table):
-    """``LineSolver._negamax``: the mover's side's points minus the other side's, exact inside the
-    window, else a bound on the same side of it."""
-    seat_side, low, high, tile_bits, byte_pips, minus_own, heavy_first, end_tiles = rules
+def _stack(hands):
+    """Frames deep enough for any position of these hands: at most ``n - 1`` passes between plays."""
+    depth = (MAX_TILES + 1) * hands.shape[1] + 1
+    return np.empty((depth, _COLUMNS), np.int64), np.empty((depth, 2), np.uint64)
+
+
+@njit(cache=True, inline="always")
+def _push(frames, bits, d, hands, left, right, mover, passes, end_tiles, meta, slot):
+    """Fill frame ``d`` with a position not in the table."""
+    playable = _playable(hands[mover], left, right, end_tiles)
+    frames[d, _LEFT], frames[d, _RIGHT], frames[d, _MOVER], frames[d, _PASSES] = left, right, mover, passes
+    frames[d, _SLOT], frames[d, _META] = slot, meta
+    bits[d, _HAND], bits[d, _UNTRIED] = hands[mover], playable
+    frames[d, _TILE], frames[d, _PUT], frames[d, _BEST] = 0 if playable != 0 else -1, 2, -_INF
+
+
+@njit(cache=True, inline="always")
+def _enter_window(frames, bits, d, hands, left, right, mover, passes, alpha, beta, end_tiles, table):
+    """Frame ``d`` for a position searched in ``(alpha, beta)``; ``True`` when the table's bounds
+    already decide its value (put in the frame's best: the frame is done)."""
     keys, metas, lows, highs, table_mask = table
-    n = hands.shape[0]
     meta = _meta(min(left, right), max(left, right), mover, passes)  # a line is worth its mirror's value
     slot = _slot(hands, meta, table_mask)
+    lo, hi = -_INF, _INF
     if _found(hands, meta, slot, keys, metas):
         lo, hi = lows[slot], highs[slot]
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
+        if lo >= beta or lo == hi or hi <= alpha:
+            frames[d, _BEST] = lo if lo >= beta or lo == hi else hi
+            return True
         alpha, beta = max(alpha, lo), min(beta, hi)
-    else:
-        lo, hi = -_INF, _INF
-    start_alpha, side, nxt = alpha, seat_side[mover], (mover + 1) % n
-    hand = hands[mover]
-    playable = _playable(hand, left, right, end_tiles)
-    moved, best = playable != 0, -_INF
-    for t in heavy_first:  # good moves first: more cutoffs
-        if playable == 0 or alpha >= beta:
-            break
-        if (playable & tile_bits[t]) == 0:
+    _push(frames, bits, d, hands, left, right, mover, passes, end_tiles, meta, slot)
+    frames[d, _ALPHA], frames[d, _BETA], frames[d, _START_ALPHA] = alpha, beta, alpha
+    frames[d, _LO], frames[d, _HI], frames[d, _ORDER] = lo, hi, 0
+    return False
+
+
+@njit(cache=True, inline="always")
+def _leave_window(frames, bits, d, hands, table):
+    """Frame ``d``'s value is final: the mover's hand put back, the bounds it proves kept."""
+    hands[frames[d, _MOVER]] = bits[d, _HAND]
+    _store_bound(hands, frames[d, _META], frames[d, _SLOT], frames[d, _BEST], frames[d, _START_ALPHA],
+                 frames[d, _BETA], frames[d, _LO], frames[d, _HI], table)
+
+
+@njit(cache=True)
+def _negamax(hands, left, right, mover, passes, alpha, beta, rules, table, frames, bits):
+    """``LineSolver._negamax``: the mover's side's points minus the other side's, exact inside the
+    window, else a bound on the same side of it. Good moves (heavy tiles) first: more cutoffs."""
+    seat_side, low, high, tile_bits, byte_pips, minus_own, heavy_first, end_tiles = rules
+    n = hands.shape[0]
+    d = 0
+    done = _enter_window(frames, bits, 0, hands, left, right, mover, passes, alpha, beta, end_tiles, table)
+    while True:
+        if done:  # frame d's value is known: back to its parent
+            if d == 0:
+                return frames[0, _BEST]
+            d -= 1
+            v = frames[d, _SIGN] * frames[d + 1, _BEST]  # the child's value for this side
+            if frames[d, _TILE] < 0:  # a pass takes its child's value
+                frames[d, _BEST] = v
+                _leave_window(frames, bits, d, hands, table)
+                continue
+            if v > frames[d, _BEST]:
+                frames[d, _BEST], frames[d, _ALPHA] = v, max(frames[d, _ALPHA], v)
+            done = False
+        mover = frames[d, _MOVER]
+        side, nxt = seat_side[mover], (mover + 1) % n
+        sign = 1 if seat_side[nxt] == side else -1
+        if frames[d, _TILE] < 0:  # just entered, nothing fits: a pass, or the round is blocked
+            if frames[d, _PASSES] + 1 == n:
+                won_side, won = _round_result(hands, -1, seat_side, byte_pips, minus_own)
+                frames[d, _BEST] = 0 if won_side < 0 else (won if won_side == side else -won)
+                _leave_window(frames, bits, d, hands, table)
+                done = True
+                continue
+            frames[d, _SIGN] = sign
+            a, b = _window(sign, frames[d, _ALPHA], frames[d, _BETA])
+            done = _enter_window(frames, bits, d + 1, hands, frames[d, _LEFT], frames[d, _RIGHT], nxt,
+                                 frames[d, _PASSES] + 1, a, b, end_tiles, table)
+            d += 1
             continue
-        playable ^= tile_bits[t]
-        hands[mover] = hand ^ tile_bits[t]
-        first_left, first_right = -1, -1
-        for put in range(2):
-            new_left, new_right = _placed_ends(t, put, left, right, low, high)
-            if new_left < 0 or (new_left == first_left and new_right == first_right) or alpha >= beta:
-                continue  # a side kept once where both give the same ends (LineSolver.children)
-            first_left, first_right = new_left, new_right
-            if hands[mover] == 0:
-                won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
-                v = won if won_side == side else -won
-            else:
-                sign = 1 if seat_side[nxt] == side else -1  # the child's value for this side
-                a, b = _window(sign, alpha, beta)
-                v = sign * _negamax(hands, new_left, new_right, nxt, _ZERO, a, b, rules, table)
-            if v > best:
-                best = v
-                alpha = max(alpha, v)
-        hands[mover] = hand
-    if not moved:
-        if passes + 1 == n:
-            won_side, won = _round_result(hands, -1, seat_side, byte_pips, minus_own)
-            best = 0 if won_side < 0 else (won if won_side == side else -won)
-        else:
-            sign = 1 if seat_side[nxt] == side else -1
-            a, b = _window(sign, alpha, beta)
-            best = sign * _negamax(hands, left, right, nxt, passes + 1, a, b, rules, table)
-    _store_bound(hands, meta, slot, best, start_alpha, beta, lo, hi, table)
-    return best
+        while True:  # frame d's moves until a child is pushed, a cutoff or the last
+            if frames[d, _ALPHA] >= frames[d, _BETA] or (frames[d, _PUT] == 2 and bits[d, _UNTRIED] == 0):
+                _leave_window(frames, bits, d, hands, table)
+                done = True
+                break
+            if frames[d, _PUT] == 2:  # the next tile in the heavy-first order
+                untried, k = bits[d, _UNTRIED], frames[d, _ORDER]
+                while (untried & tile_bits[heavy_first[k]]) == 0:
+                    k += 1
+                t = heavy_first[k]
+                frames[d, _ORDER] = k + 1
+                bits[d, _UNTRIED] = untried ^ tile_bits[t]
+                hands[mover] = bits[d, _HAND] ^ tile_bits[t]
+                frames[d, _TILE], frames[d, _PUT] = t, 0
+                frames[d, _FIRST_LEFT], frames[d, _FIRST_RIGHT] = -1, -1
+            new_left, new_right = _placed_ends(frames[d, _TILE], frames[d, _PUT], frames[d, _LEFT],
+                                               frames[d, _RIGHT], low, high)
+            frames[d, _PUT] += 1
+            if new_left < 0 or (new_left == frames[d, _FIRST_LEFT] and new_right == frames[d, _FIRST_RIGHT]):
+                continue
+            frames[d, _FIRST_LEFT], frames[d, _FIRST_RIGHT] = new_left, new_right
+            if hands[mover] != 0:
+                frames[d, _SIGN] = sign
+                a, b = _window(sign, frames[d, _ALPHA], frames[d, _BETA])
+                done = _enter_window(frames, bits, d + 1, hands, new_left, new_right, nxt, 0, a, b, end_tiles,
+                                     table)
+                d += 1
+                break
+            won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
+            v = won if won_side == side else -won
+            if v > frames[d, _BEST]:
+                frames[d, _BEST], frames[d, _ALPHA] = v, max(frames[d, _ALPHA], v)
 
 
 @njit(cache=True)
@@ -218,35 +291,23 @@ def _scaled_margin(won_side, won, side, num_sides):
     return won * (num_sides - 1) if won_side == side else -won
 
 
-# Columns of a max-n stack frame (``_max_n``): the position; the tile being tried (-1: the mover
-# passes), its next side (2: take the next tile) and the ends of its first placement (a side giving
-# the same ends is skipped); the table slot and key; the best result so far and its margin.
-_LEFT, _RIGHT, _MOVER, _PASSES, _TILE, _PUT, _FIRST_LEFT, _FIRST_RIGHT = 0, 1, 2, 3, 4, 5, 6, 7
-_SLOT, _META, _BEST_SIDE, _BEST_WON, _BEST_MARGIN, _COLUMNS = 8, 9, 10, 11, 12, 13
-_HAND, _UNTRIED = 0, 1  # the frame's bit sets: the mover's hand on entry, the fitting tiles not tried
-
-
-@njit(cache=True)
-def _enter(frames, bits, d, hands, left, right, mover, passes, end_tiles, table):
-    """Fill frame ``d`` for a position; ``True`` when the table already holds its value (put in the
-    frame's best: the frame is done)."""
+@njit(cache=True, inline="always")
+def _enter_max_n(frames, bits, d, hands, left, right, mover, passes, end_tiles, table):
+    """Frame ``d`` for a position; ``True`` when the table holds its value (put in the frame's best:
+    the frame is done)."""
     keys, metas, won_sides, wons, table_mask = table
     meta = _meta(left, right, mover, passes)
     slot = _slot(hands, meta, table_mask)
-    frames[d, _LEFT], frames[d, _RIGHT], frames[d, _MOVER], frames[d, _PASSES] = left, right, mover, passes
-    frames[d, _SLOT], frames[d, _META] = slot, meta
     if _found(hands, meta, slot, keys, metas):
         frames[d, _BEST_SIDE], frames[d, _BEST_WON] = won_sides[slot], wons[slot]
         return True
-    playable = _playable(hands[mover], left, right, end_tiles)
-    bits[d, _HAND], bits[d, _UNTRIED] = hands[mover], playable
-    frames[d, _TILE] = 0 if playable != 0 else -1
-    frames[d, _PUT], frames[d, _BEST_SIDE], frames[d, _BEST_WON], frames[d, _BEST_MARGIN] = 2, -1, 0, -_INF
+    _push(frames, bits, d, hands, left, right, mover, passes, end_tiles, meta, slot)
+    frames[d, _BEST_SIDE], frames[d, _BEST_WON] = -1, 0
     return False
 
 
-@njit(cache=True)
-def _leave(frames, bits, d, hands, table):
+@njit(cache=True, inline="always")
+def _leave_max_n(frames, bits, d, hands, table):
     """Frame ``d``'s value is final: the mover's hand put back, the value kept in the table."""
     keys, metas, won_sides, wons, _mask = table
     hands[frames[d, _MOVER]] = bits[d, _HAND]
@@ -257,13 +318,12 @@ def _leave(frames, bits, d, hands, table):
 
 @njit(cache=True)
 def _max_n(hands, left, right, mover, passes, num_sides, rules, table, frames, bits):
-    """``LineSolver.value`` as ``(side paid or -1, points)``: each mover maximizes its side's margin,
-    ties to the lowest action id. Depth first on an explicit stack (``frames``, ``bits``: a row per
-    depth): a recursive call cost several times a node's own work."""
+    """``LineSolver.value`` as ``(side paid or -1, points)``: each mover maximizes its side's margin
+    (the frame's best), ties to the lowest action id."""
     seat_side, low, high, tile_bits, byte_pips, minus_own, _heavy_first, end_tiles = rules
     n = hands.shape[0]
     d = 0
-    done = _enter(frames, bits, 0, hands, left, right, mover, passes, end_tiles, table)
+    done = _enter_max_n(frames, bits, 0, hands, left, right, mover, passes, end_tiles, table)
     while True:
         if done:  # frame d's value is known: back to its parent
             if d == 0:
@@ -271,29 +331,31 @@ def _max_n(hands, left, right, mover, passes, num_sides, rules, table, frames, b
             won_side, won = frames[d, _BEST_SIDE], frames[d, _BEST_WON]
             d -= 1
             m = _scaled_margin(won_side, won, seat_side[frames[d, _MOVER]], num_sides)
-            if frames[d, _TILE] < 0 or m > frames[d, _BEST_MARGIN]:  # a pass takes its child's value
-                frames[d, _BEST_SIDE], frames[d, _BEST_WON], frames[d, _BEST_MARGIN] = won_side, won, m
+            if frames[d, _TILE] < 0 or m > frames[d, _BEST]:  # a pass takes its child's value
+                frames[d, _BEST_SIDE], frames[d, _BEST_WON], frames[d, _BEST] = won_side, won, m
             if frames[d, _TILE] < 0:
-                _leave(frames, bits, d, hands, table)
+                _leave_max_n(frames, bits, d, hands, table)
                 continue
             done = False
-        elif frames[d, _TILE] < 0:  # just entered, nothing fits: a pass, or the round is blocked
+        mover = frames[d, _MOVER]
+        if frames[d, _TILE] < 0:  # just entered, nothing fits: a pass, or the round is blocked
             if frames[d, _PASSES] + 1 == n:
                 frames[d, _BEST_SIDE], frames[d, _BEST_WON] = _round_result(
                     hands, -1, seat_side, byte_pips, minus_own)
-                _leave(frames, bits, d, hands, table)
+                _leave_max_n(frames, bits, d, hands, table)
                 done = True
             else:
-                done = _enter(frames, bits, d + 1, hands, frames[d, _LEFT], frames[d, _RIGHT],
-                              (frames[d, _MOVER] + 1) % n, frames[d, _PASSES] + 1, end_tiles, table)
+                done = _enter_max_n(frames, bits, d + 1, hands, frames[d, _LEFT], frames[d, _RIGHT],
+                                    (mover + 1) % n, frames[d, _PASSES] + 1, end_tiles, table)
                 d += 1
             continue
-        mover, pushed = frames[d, _MOVER], False
-        while not pushed:  # frame d's next move: a child pushed or a finished round scored
+        while True:  # frame d's moves until a child is pushed
             if frames[d, _PUT] == 2:  # the next tile, the lowest action id first
-                untried = bits[d, _UNTRIED]
-                if untried == 0:
+                if bits[d, _UNTRIED] == 0:
+                    _leave_max_n(frames, bits, d, hands, table)
+                    done = True
                     break
+                untried = bits[d, _UNTRIED]
                 t = _lowest_tile(untried)
                 bits[d, _UNTRIED] = untried ^ tile_bits[t]
                 hands[mover] = bits[d, _HAND] ^ tile_bits[t]
@@ -306,27 +368,24 @@ def _max_n(hands, left, right, mover, passes, num_sides, rules, table, frames, b
                 continue
             frames[d, _FIRST_LEFT], frames[d, _FIRST_RIGHT] = new_left, new_right
             if hands[mover] != 0:
-                done = _enter(frames, bits, d + 1, hands, new_left, new_right, (mover + 1) % n, _ZERO,
-                              end_tiles, table)
+                done = _enter_max_n(frames, bits, d + 1, hands, new_left, new_right, (mover + 1) % n, 0,
+                                    end_tiles, table)
                 d += 1
-                pushed = True
-            else:
-                won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
-                m = _scaled_margin(won_side, won, seat_side[mover], num_sides)
-                if m > frames[d, _BEST_MARGIN]:
-                    frames[d, _BEST_SIDE], frames[d, _BEST_WON], frames[d, _BEST_MARGIN] = won_side, won, m
-        if not pushed:  # every move tried
-            _leave(frames, bits, d, hands, table)
-            done = True
+                break
+            won_side, won = _round_result(hands, mover, seat_side, byte_pips, minus_own)
+            m = _scaled_margin(won_side, won, seat_side[mover], num_sides)
+            if m > frames[d, _BEST]:
+                frames[d, _BEST_SIDE], frames[d, _BEST_WON], frames[d, _BEST] = won_side, won, m
 
 
 @njit(cache=True)
 def _solve_two_sides(hands, left, right, mover, passes, sides, rules, table):
     """Exact margin of ``sides[b]`` at every position ``b`` of a two-sided game."""
     out = np.empty(hands.shape[0])
+    frames, bits = _stack(hands)
     for b in range(hands.shape[0]):
-        low, high = np.int64(-_INF), np.int64(_INF)  # typed as in the recursive calls (numba#6061)
-        v = _negamax(hands[b].copy(), left[b], right[b], mover[b], passes[b], low, high, rules, table)
+        v = _negamax(hands[b].copy(), left[b], right[b], mover[b], passes[b], -_INF, _INF, rules, table,
+                     frames, bits)
         out[b] = v if rules[0][mover[b]] == sides[b] else -v
     return out
 
@@ -335,8 +394,7 @@ def _solve_two_sides(hands, left, right, mover, passes, sides, rules, table):
 def _solve_many_sides(hands, left, right, mover, passes, sides, num_sides, rules, table):
     """Exact margin of ``sides[b]`` at every position ``b`` of a game of three sides or more."""
     out = np.empty(hands.shape[0])
-    depth = (MAX_TILES + 1) * hands.shape[1] + 1  # a pass at most n - 1 times between two plays
-    frames, bits = np.empty((depth, _COLUMNS), np.int64), np.empty((depth, 2), np.uint64)
+    frames, bits = _stack(hands)
     for b in range(hands.shape[0]):
         own = hands[b].copy()
         won_side, won = _max_n(own, left[b], right[b], mover[b], passes[b], num_sides, rules, table,
