@@ -58,7 +58,7 @@ def test_heuristic_move_equals_the_bot(form: str) -> None:
     positions = play_positions(FORMS[form], 12)
     assert len(positions) >= 100
     for game in positions:
-        state, rules, table = Texas42Solver._pack(game, game.current)
+        state, rules, table = Texas42Solver()._pack(game, game.current)
         hands, current, trick_tiles, trick_seats, trick_len, led = state[:6]
         legal = compiled._legal(hands[current], trick_len, led, rules)
         tile = compiled._heuristic_tile(hands, current, legal, trick_tiles, trick_seats,
