@@ -190,8 +190,11 @@ def _enter_window(frames, bits, d, hands, left, right, mover, passes, alpha, bet
     lo, hi = -_INF, _INF
     if _found(hands, meta, slot, keys, metas):
         lo, hi = lows[slot], highs[slot]
-        if lo >= beta or lo == hi or hi <= alpha:
-            frames[d, _BEST] = lo if lo >= beta or lo == hi else hi
+        if lo >= beta or lo == hi:
+            frames[d, _BEST] = lo
+            return True
+        if hi <= alpha:
+            frames[d, _BEST] = hi
             return True
         alpha, beta = max(alpha, lo), min(beta, hi)
     _push(frames, bits, d, hands, left, right, mover, passes, end_tiles, meta, slot)
