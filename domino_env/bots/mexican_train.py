@@ -11,51 +11,15 @@ tiles once someone is about to go out. ``greedy`` scores every legal play by tho
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from domino_env.bots.base import register_bot
+from domino_env.encoders.mexican_train_compact import longest_chain
 from domino_env.rules.mexican_train import DOUBLE_TILE, SUIT, TILES, MexicanTrainGame, MexicanTrainView
 from domino_env.rules.tiles import iter_bits
 
 _DOUBLE = tuple(TILES.low[t] == TILES.high[t] for t in range(TILES.num_tiles))
-
-
-CHAIN_NODES = 1_000  # positions one ``longest_chain`` search may expand (enough for a dealt 15-tile hand)
-
-
-@lru_cache(maxsize=1 << 14)
-def longest_chain(end: int, hand: int) -> tuple[int, ...]:
-    """The longest chain of ``hand``'s tiles laid from ``end`` (more pips on equal length; the first
-    found on a tie), never ending on a double: a double needs a cover, in the opening run by rule and
-    otherwise or it stands open against its player.
-
-    A search over trails, memoized on ``(end, tiles left)``: exact for a dealt hand, but a hand swollen
-    by draws (2 players draw dozens) can have millions of trails, so after ``CHAIN_NODES`` positions
-    the search stops expanding and returns the best chain found by then."""
-    memo: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {}
-
-    def best_from(end: int, hand: int) -> tuple[int, int, tuple[int, ...]]:
-        key = (end, hand)
-        if key in memo:
-            return memo[key]
-        best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
-        if len(memo) < CHAIN_NODES:
-            fit = hand & SUIT[end]
-            while fit:
-                bit = fit & -fit
-                fit ^= bit
-                t = bit.bit_length() - 1
-                length, pips, rest = best_from(TILES.other_half(t, end), hand ^ bit)
-                if _DOUBLE[t] and not length:
-                    continue
-                if (length + 1, pips + TILES.pips[t]) > best[:2]:
-                    best = (length + 1, pips + TILES.pips[t], (t, *rest))
-            memo[key] = best
-        return best
-
-    return best_from(end, hand)[2]
 
 
 @dataclass(frozen=True)

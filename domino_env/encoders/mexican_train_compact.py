@@ -2,7 +2,11 @@
 
 Instead of every train's tiles (``default``) it shows the tiles on the table as one set, the tiles
 whose place I do not know, how many unknown tiles hold each number, and per other seat the numbers
-it is known to lack (``voids``). Seats and train slots are relative as in ``encoders.mexican_train``.
+it is known to lack (``voids``), and the home plan players make: the longest chain of my hand laid
+from my own train's end (``plan``, its first tile ``plan_first``; ``longest_chain``) and the doubles I
+can cover (``coverable``). A flat network does not find the longest chain of a hand by itself (copying
+``greedy``, which plays by it, stalled at 0.83 agreement without these slots; docs/results.md). Seats
+and train slots are relative as in ``encoders.mexican_train``.
 
 Voids: what public moves prove, and only that (so the slot is sound, never a guess). ``known_voids``
 replays the round's history to know every train's end and its last tile at each move:
@@ -22,7 +26,7 @@ replays the round's history to know every train's end and its last tile at each 
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from domino_env.encoders.base import register_encoder
 from domino_env.encoders.mexican_train import (
@@ -46,6 +50,58 @@ from domino_env.rules.mexican_train import (
 )
 
 _DOUBLE_VALUE = {t: v for v, t in enumerate(DOUBLE_TILE)}
+CHAIN_NODES = 1_000  # positions one ``longest_chain`` search may expand (enough for a dealt 15-tile hand)
+
+
+@lru_cache(maxsize=1 << 14)
+def longest_chain(end: int, hand: int) -> tuple[int, ...]:
+    """The longest chain of ``hand``'s tiles laid from ``end`` (more pips on equal length; the first
+    found on a tie), never ending on a double: a double needs a cover, in the opening run by rule and
+    otherwise or it stands open against its player. Players plan their own train this way; ``greedy``
+    follows it and the ``plan`` slots show it.
+
+    A search over trails, memoized on ``(end, tiles left)``: exact for a dealt hand, but a hand swollen
+    by draws (2 players draw dozens) can have millions of trails, so after ``CHAIN_NODES`` positions
+    the search stops expanding and returns the best chain found by then."""
+    memo: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {}
+
+    def best_from(end: int, hand: int) -> tuple[int, int, tuple[int, ...]]:
+        key = (end, hand)
+        if key in memo:
+            return memo[key]
+        best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
+        if len(memo) < CHAIN_NODES:
+            fit = hand & SUIT[end]
+            while fit:
+                bit = fit & -fit
+                fit ^= bit
+                t = bit.bit_length() - 1
+                length, pips, rest = best_from(TILES.other_half(t, end), hand ^ bit)
+                if t in _DOUBLE_VALUE and not length:
+                    continue
+                if (length + 1, pips + TILES.pips[t]) > best[:2]:
+                    best = (length + 1, pips + TILES.pips[t], (t, *rest))
+            memo[key] = best
+        return best
+
+    return best_from(end, hand)[2]
+
+
+def plan_bits(end: int, hand: int) -> tuple[int, int]:
+    """The ``plan`` and ``plan_first`` slots' tile sets: the tiles of ``longest_chain(end, hand)``
+    and its first tile."""
+    chain = longest_chain(end, hand)
+    return sum(1 << t for t in chain), (1 << chain[0] if chain else 0)
+
+
+def coverable_doubles(hand: int) -> int:
+    """The ``coverable`` slot: per number, a bit when ``hand`` holds its double and another tile of
+    that number to cover it with."""
+    bits = 0
+    for value, double in enumerate(DOUBLE_TILE):
+        if hand >> double & 1 and hand & SUIT[value] & ~(1 << double):
+            bits |= 1 << value
+    return bits
 
 
 def proofs(view: MexicanTrainView) -> list[tuple[int, int, int]]:
@@ -110,6 +166,9 @@ def _binary(config: MexicanTrainConfig) -> list[tuple[str, int, str]]:
         ("unknown", NUM_TILES, "tiles whose place I do not know (other hands, boneyard, out of play)"),
         *public_slots(config),
         ("voids", (n - 1) * NUMBERS, "per relative seat 1..n-1, numbers it is known to lack"),
+        ("plan", NUM_TILES, "my home plan: the tiles of the longest chain of my hand from my train's end"),
+        ("plan_first", NUM_TILES, "the home plan's first tile"),
+        ("coverable", NUMBERS, "per number, I hold its double and another tile to cover it"),
     ]
     if config.open_hands:
         parts.append(open_hands_slot(config))
@@ -140,4 +199,6 @@ class CompactMexicanTrainEncoder(MexicanTrainEncoder):
         bits |= self.public_bits(view, at) | self.open_hand_bits(view, at)
         for r, void in enumerate(rotate(known_voids(view), view.seat)[1:]):
             bits |= void << (at["voids"] + r * NUMBERS)
-        return bits
+        plan, first = plan_bits(view.ends[view.seat], view.hand)
+        bits |= plan << at["plan"] | first << at["plan_first"]
+        return bits | coverable_doubles(view.hand) << at["coverable"]

@@ -30,9 +30,10 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from domino_env.encoders.mexican_train import NUMBERS
-from domino_env.encoders.mexican_train_compact import CompactMexicanTrainEncoder
+from domino_env.encoders.mexican_train_compact import CHAIN_NODES, CompactMexicanTrainEncoder
 from domino_env.games import MEXICAN_TRAIN
 from domino_env.rules.mexican_train import (
     BLANK_SCORINGS,
@@ -92,6 +93,114 @@ def _count_numbers(counts: np.ndarray, row: np.ndarray, tile: np.ndarray, delta:
     low, high = _LOW.take(tile), _HIGH.take(tile)
     counts[row * NUMBERS + low] += delta
     counts[row * NUMBERS + high] += delta * (low != high)
+
+
+# The home plan (``encoders.mexican_train_compact.longest_chain``) compiled: the same memoized search
+# over trails, its memo an open-addressing table keyed by (end, hand's two words); every row of a batch
+# stamps its own entries, so the table is never cleared.
+_SUIT_TILES = np.array([[t for t in range(NUM_TILES) if SUIT[v] >> t & 1] for v in range(NUMBERS)], np.int64)
+_OTHER_HALF = np.array([[TILE_LOW[t] + TILE_HIGH[t] - v for v in range(NUMBERS)] for t in range(NUM_TILES)],
+                       np.int64)
+_TILE_PIPS = (TILE_LOW + TILE_HIGH).astype(np.int64)
+_IS_DOUBLE = np.asarray(TILE_LOW == TILE_HIGH)
+_SUIT_WORDS = np.array([_words(SUIT[v], _WORDS) for v in range(NUMBERS)]).view(np.int64)
+_MEMO_SLOTS = 4096  # a power of two, beyond CHAIN_NODES plus the deepest trail (a row stores no more)
+
+
+# The memo's columns (int64; the hand's words stored bit for bit), and the row that counts entries.
+_STAMP, _END, _LO, _HI, _LENGTH, _PIPS, _FIRST = range(7)  # _STAMP: the row that owns the slot (-1: none)
+_COUNT = _MEMO_SLOTS  # memo[_COUNT, 0]: entries the current row has stored
+
+
+@njit(cache=True)
+def _probe(memo, row, end, lo, hi):
+    """The slot holding ``(end, lo, hi)`` for ``row``, or ``-1 - slot`` of the empty slot to use."""
+    mixed = np.uint64(lo) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(hi) * np.uint64(0xC2B2AE3D27D4EB4F)
+    i = np.int64((mixed ^ np.uint64(end)) >> np.uint64(40)) & (_MEMO_SLOTS - 1)
+    while memo[i, _STAMP] == row:
+        if memo[i, _END] == end and memo[i, _LO] == lo and memo[i, _HI] == hi:
+            return i
+        i = (i + 1) & (_MEMO_SLOTS - 1)
+    return -1 - i
+
+
+@njit(cache=True)
+def _best_from(memo, row, end, lo, hi):
+    """``longest_chain``'s ``best_from`` on the hand's words ``lo, hi`` (as int64): (length, pips) of
+    the best chain from ``end``; memoizes its first tile, and expands no position once ``CHAIN_NODES``
+    are stored (as the Python search)."""
+    i = _probe(memo, row, end, lo, hi)
+    if i >= 0:
+        return memo[i, _LENGTH], memo[i, _PIPS]
+    best_length, best_pips, best_first = 0, 0, -1
+    if memo[_COUNT, 0] < CHAIN_NODES:
+        for t in _SUIT_TILES[end]:
+            bit = np.int64(1) << (t % 64)
+            if (lo if t < 64 else hi) & bit == 0:
+                continue
+            rest_lo, rest_hi = (lo ^ bit, hi) if t < 64 else (lo, hi ^ bit)
+            length, pips = _best_from(memo, row, _OTHER_HALF[t, end], rest_lo, rest_hi)
+            if _IS_DOUBLE[t] and length == 0:
+                continue
+            if length + 1 > best_length or (length + 1 == best_length and pips + _TILE_PIPS[t] > best_pips):
+                best_length, best_pips, best_first = length + 1, pips + _TILE_PIPS[t], t
+        i = -1 - _probe(memo, row, end, lo, hi)
+        memo[i, _STAMP], memo[i, _END], memo[i, _LO], memo[i, _HI] = row, end, lo, hi
+        memo[i, _LENGTH], memo[i, _PIPS], memo[i, _FIRST] = best_length, best_pips, best_first
+        memo[_COUNT, 0] += 1
+    return best_length, best_pips
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _write_home_plans(memo, lo, hi, ends, plan, first, coverable):
+    """Per row: the ``plan`` and ``plan_first`` tile sets (``(B, 2)`` words) of the longest chain of
+    the hand ``lo, hi`` (int64 views of its words) from ``ends``, read back through the memo's first
+    tiles, and ``coverable``."""
+    memo[:, _STAMP] = -1
+    for row in range(len(lo)):
+        memo[_COUNT, 0] = 0
+        end, hand_lo, hand_hi = ends[row], lo[row], hi[row]
+        _best_from(memo, row, end, hand_lo, hand_hi)
+        i = _probe(memo, row, end, hand_lo, hand_hi)
+        while i >= 0 and memo[i, _FIRST] >= 0:
+            t = memo[i, _FIRST]
+            bit = np.int64(1) << (t % 64)
+            plan[row, t // 64] |= bit
+            if end == ends[row] and hand_lo == lo[row] and hand_hi == hi[row]:
+                first[row, t // 64] = bit
+            if t < 64:
+                hand_lo ^= bit
+            else:
+                hand_hi ^= bit
+            end = _OTHER_HALF[t, end]
+            i = _probe(memo, row, end, hand_lo, hand_hi)
+        for v in range(NUMBERS):
+            d = _DOUBLES[v]
+            held_lo, held_hi = lo[row] & _SUIT_WORDS[v, 0], hi[row] & _SUIT_WORDS[v, 1]
+            has_double = (held_lo >> d) & 1 if d < 64 else (held_hi >> (d - 64)) & 1
+            if has_double and _popcount(held_lo) + _popcount(held_hi) > 1:
+                coverable[row] |= 1 << v
+
+
+def _home_plans(hand: list[np.ndarray], home_end: np.ndarray) -> list[list[np.ndarray]]:
+    """The ``plan``, ``plan_first`` (tile sets) and ``coverable`` (13 bits) slots of each row, as words
+    (``encoders.mexican_train_compact``: ``plan_bits``, ``coverable_doubles``), compiled."""
+    b = len(home_end)
+    plan, first = np.zeros((b, _WORDS), np.uint64), np.zeros((b, _WORDS), np.uint64)
+    coverable = np.zeros(b, np.uint64)
+    memo = np.empty((_MEMO_SLOTS + 1, 7), np.int64)
+    _write_home_plans(memo, hand[0].view(np.int64), hand[1].view(np.int64), home_end.astype(np.int64),
+                      plan.view(np.int64), first.view(np.int64), coverable.view(np.int64))
+    return [list(plan.T), list(first.T), [coverable]]
 
 
 class _Actor(NamedTuple):
@@ -521,6 +630,8 @@ class VectorMexicanTrainGame(BatchedMatches):
             if self.config.open_hands:
                 seat_hand = [self._hands_flat.take(rel[:, r] * _WORDS + w) for w in range(_WORDS)]
                 _put(words, at["open_hands"] + NUM_TILES * (r - 1), seat_hand)
+        for name, tiles in zip(("plan", "plan_first", "coverable"), _home_plans(hand, ends[0]), strict=True):
+            _put(words, at[name], tiles)
         obs = np.empty((b, self.obs_dim), np.float32)
         obs[:, : self._bits] = _unpack(np.stack(words, axis=1), self._bits)
         # The scaled slots, in order: hand sizes, boneyard, scores, unseen per number; each count is

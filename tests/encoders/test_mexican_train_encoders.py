@@ -11,9 +11,9 @@ import pytest
 
 from domino_env.encoders.base import available_encoders, get_encoder
 from domino_env.encoders.mexican_train import DefaultMexicanTrainEncoder
-from domino_env.encoders.mexican_train_compact import known_voids
+from domino_env.encoders.mexican_train_compact import known_voids, longest_chain
 from domino_env.envs.mexican_train_v0 import raw_env
-from domino_env.rules.mexican_train import SUIT
+from domino_env.rules.mexican_train import DOUBLE_TILE, NUM_TILES, SUIT, TILES
 from domino_env.search.beliefs import determinize
 
 VARIANTS = [
@@ -97,6 +97,41 @@ def test_compact_voids_hold_for_the_true_hands(options: dict) -> None:
                         voided += 1
             env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
     assert voided > 0
+
+
+def slot(encoder, config, obs: np.ndarray, name: str) -> set[int]:
+    """The indices of the 1 entries of slot ``name`` in a flat observation."""
+    found = next(s for s in encoder.slots(config) if s.name == name)
+    return set(np.flatnonzero(obs[found.start:found.start + found.length]).tolist())
+
+
+def test_compact_plan_slots_show_the_home_chain() -> None:
+    """``plan`` holds the tiles of the longest chain of the hand from the seat's own train end,
+    ``plan_first`` its first tile, ``coverable`` the numbers whose double the hand can cover; checked
+    against a chain laid out by hand and at every step of random rounds."""
+    env = raw_env(num_players=2, preset="cardinal", observation_encoder="compact")
+    encoder = env.encoder
+    assert longest_chain(12, sum(1 << TILES.index(*t) for t in [(12, 4), (4, 8), (3, 12), (3, 7), (7, 7),
+                                                                 (7, 1), (1, 9), (0, 0)])) == tuple(
+        TILES.index(*t) for t in [(3, 12), (3, 7), (7, 7), (1, 7), (1, 9)])
+    rng = np.random.default_rng(4)
+    planned = covered = 0
+    for episode in range(3):
+        env.reset(seed=episode)
+        while not env.game.is_terminal:
+            seat = env.agent_name_mapping[env.agent_selection]
+            obs = env.observe(env.agent_selection)
+            hand, end = env.game.hands[seat], env.game.view(seat).ends[seat]
+            chain = longest_chain(end, hand)
+            assert slot(encoder, env.config, obs["observation"], "plan") == set(chain)
+            assert slot(encoder, env.config, obs["observation"], "plan_first") == set(chain[:1])
+            assert all(hand >> t & 1 for t in chain) and len(chain) < NUM_TILES
+            coverable = {v for v in range(13) if hand >> DOUBLE_TILE[v] & 1
+                         and (hand & SUIT[v]).bit_count() > 1}
+            assert slot(encoder, env.config, obs["observation"], "coverable") == coverable
+            planned, covered = planned + bool(chain), covered + bool(coverable)
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert planned > 0 and covered > 0
 
 
 def test_history_tokens_stay_within_their_bound() -> None:
