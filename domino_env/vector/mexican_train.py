@@ -104,6 +104,7 @@ _OTHER_HALF = np.array([[TILE_LOW[t] + TILE_HIGH[t] - v for v in range(NUMBERS)]
 _TILE_PIPS = (TILE_LOW + TILE_HIGH).astype(np.int64)
 _IS_DOUBLE = np.asarray(TILE_LOW == TILE_HIGH)
 _SUIT_WORDS = np.array([_words(SUIT[v], _WORDS) for v in range(NUMBERS)]).view(np.int64)
+_DOUBLE_WORDS = np.array([_words(1 << DOUBLE_TILE[v], _WORDS) for v in range(NUMBERS)]).view(np.int64)
 _MEMO_SLOTS = 4096  # a power of two, beyond CHAIN_NODES plus the deepest trail (a row stores no more)
 
 
@@ -151,15 +152,6 @@ def _best_from(memo, row, end, lo, hi):
     return best_length, best_pips
 
 
-@njit(cache=True, inline="always")
-def _popcount(x):
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
-
-
 @njit(cache=True)
 def _write_home_plans(memo, lo, hi, ends, plan, first, coverable):
     """Per row: the ``plan`` and ``plan_first`` tile sets (``(B, 2)`` words) of the longest chain of
@@ -183,11 +175,10 @@ def _write_home_plans(memo, lo, hi, ends, plan, first, coverable):
                 hand_hi ^= bit
             end = _OTHER_HALF[t, end]
             i = _probe(memo, row, end, hand_lo, hand_hi)
-        for v in range(NUMBERS):
-            d = _DOUBLES[v]
+        for v in range(NUMBERS):  # the double of v, and another tile of v to cover it
             held_lo, held_hi = lo[row] & _SUIT_WORDS[v, 0], hi[row] & _SUIT_WORDS[v, 1]
-            has_double = (held_lo >> d) & 1 if d < 64 else (held_hi >> (d - 64)) & 1
-            if has_double and _popcount(held_lo) + _popcount(held_hi) > 1:
+            double_lo, double_hi = held_lo & _DOUBLE_WORDS[v, 0], held_hi & _DOUBLE_WORDS[v, 1]
+            if double_lo | double_hi and (held_lo ^ double_lo) | (held_hi ^ double_hi):
                 coverable[row] |= 1 << v
 
 
