@@ -162,13 +162,14 @@ def _write_home_plans(memo, lo, hi, ends, plan, first, coverable):
         memo[_COUNT, 0] = 0
         end, hand_lo, hand_hi = ends[row], lo[row], hi[row]
         _best_from(memo, row, end, hand_lo, hand_hi)
-        i = _probe(memo, row, end, hand_lo, hand_hi)
+        i = _probe(memo, row, end, hand_lo, hand_hi)  # the root: always stored (the count starts at 0)
+        t = memo[i, _FIRST]
+        if t >= 0:
+            first[row, t // 64] = np.int64(1) << (t % 64)
         while i >= 0 and memo[i, _FIRST] >= 0:
             t = memo[i, _FIRST]
             bit = np.int64(1) << (t % 64)
             plan[row, t // 64] |= bit
-            if end == ends[row] and hand_lo == lo[row] and hand_hi == hi[row]:
-                first[row, t // 64] = bit
             if t < 64:
                 hand_lo ^= bit
             else:
