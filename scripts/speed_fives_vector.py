@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from domino_env.bots.batched import make_batched_bot
 from domino_env.vector.batch import sample_legal
 
 REFERENCE = "Block 2p"
@@ -39,15 +40,19 @@ def engine_class(path: str) -> type:
     return getattr(importlib.import_module(module), name)
 
 
-def runner(path: str, options: dict[str, Any], num_envs: int, steps: int) -> Callable[[], int]:
-    """``steps`` random legal steps of ``num_envs`` games per call; returns the agent-steps taken."""
+def runner(path: str, options: dict[str, Any], num_envs: int, steps: int,
+           bot: tuple[str, str] | None = None) -> Callable[[], int]:
+    """``steps`` steps of ``num_envs`` games per call, random legal moves or, with ``bot`` (game, bot
+    name), that batched bot's moves for every seat; returns the agent-steps taken."""
     engine = engine_class(path)(num_envs, seed=0, **options)
     rng = np.random.default_rng(0)
+    choose = make_batched_bot(*bot, options) if bot else lambda obs, mask, rng: sample_legal(mask, rng)
     state = {"batch": engine.reset()}
 
     def run() -> int:
         for _ in range(steps):
-            state["batch"] = engine.step(sample_legal(state["batch"].mask, rng))
+            batch = state["batch"]
+            state["batch"] = engine.step(choose(batch.obs, batch.mask, rng))
         return num_envs * steps
 
     return run
@@ -65,9 +70,10 @@ def interleaved(runs: dict[str, Callable[[], int]], seconds: float, rounds: int 
     return {name: steps[name] / spent[name] for name in runs}
 
 
-def compare(cases: dict[str, tuple[str, dict[str, Any]]], reference: str, description: str) -> None:
-    """The command line of this script and its siblings: time ``cases`` (engine path, options), each
-    against ``reference`` (one of them, always run) in the same interleaved run, and print the rates."""
+def compare(cases: dict[str, tuple], reference: str, description: str) -> None:
+    """The command line of this script and its siblings: time ``cases`` (engine path, options and
+    optionally ``runner``'s bot), each against ``reference`` (one of them, always run) in the same
+    interleaved run, and print the rates."""
     parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=4096, help="games stepped at once")
     parser.add_argument("--seconds", type=float, default=3.0, help="timing budget per case")
@@ -75,7 +81,7 @@ def compare(cases: dict[str, tuple[str, dict[str, Any]]], reference: str, descri
                         help=f"cases ({reference} always runs)")
     args = parser.parse_args()
     names = [reference] + [n for n in cases if n != reference and (not args.only or n in args.only)]
-    runs = {name: runner(*cases[name], args.games, steps=8) for name in names}
+    runs = {name: runner(*cases[name][:2], args.games, 8, *cases[name][2:]) for name in names}
     for run in runs.values():
         run()  # warm caches and first deals, not timed
     rates = interleaved(runs, args.seconds)

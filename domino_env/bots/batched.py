@@ -49,10 +49,10 @@ from domino_env.bots.texas42 import HeuristicTexas42Agent
 from domino_env.encoders import line_compact
 from domino_env.encoders.base import get_encoder
 from domino_env.encoders.fives_compact import NUMBERS
-from domino_env.encoders.mexican_train import NUMBERS as MEXICAN_NUMBERS
 from domino_env.games import get_game
 from domino_env.rules.fives import NUM_TILES, Layout
 from domino_env.rules.mexican_train import NUM_TILES as MEXICAN_TILES
+from domino_env.rules.mexican_train import TILES as MEXICAN_SET
 from domino_env.rules.texas42 import BID, DECLARE, DISCARD_PHASE, PLAY_PHASE, Texas42View
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 from domino_env.vector.batch import sample_legal
@@ -215,28 +215,54 @@ class BatchedFivesGreedy:
 
 class BatchedMexicanTrainGreedy:
     """``bots.mexican_train.GreedyMexicanTrainAgent``'s move for a batch of compact observations
-    (``encoders.mexican_train_compact``): each row's hand, home train end, marker, opening run, the
-    others' hand sizes and the legal moves are decoded and handed to the bot's own ``move`` (a
-    Python call per row)."""
+    (``encoders.mexican_train_compact``), scored for every play of every row at once.
+
+    Everything the bot's ``play_scores`` reads is a slot of the observation: the home plan (the
+    longest chain, ``plan`` and ``plan_first``, which the batched engine builds in compiled code), the
+    doubles the hand can cover, the marker, the opening run and the others' hand sizes. So no row's
+    chain is searched again here; the scores are the bot's own, summed in its order."""
 
     def __init__(self, options: Mapping[str, Any]):
         self.config, self.lay = _engine_layout("mexican_train", options)
-        self.bot = GreedyMexicanTrainAgent()
+        self.weights = GreedyMexicanTrainAgent().weights
+        stride = self.config.num_players + 1
+        plays = np.arange(MEXICAN_TILES * stride)
+        self.tile, self.at_home = plays // stride, plays % stride == 0
+        self.pips = np.array(MEXICAN_SET.pips, np.float64)[self.tile]
+        self.double = np.array([MEXICAN_SET.low[t] == MEXICAN_SET.high[t] for t in self.tile])
+        self.number = np.array(MEXICAN_SET.low)[self.tile]  # of a double, the number it shows
+        self.stride, self.stop = stride, MEXICAN_TILES * stride + 2
 
     def __call__(
         self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None
     ) -> np.ndarray:
-        obs = np.asarray(obs)
-        bits = obs > 0.5  # the 0/1 slots; hand sizes are read from their scaled slot
-        lay, n = self.lay, self.config.num_players
-        hands, legal = _as_ints(bits[:, lay["hand"]]), _as_ints(np.asarray(mask, bool))
-        home_end = bits[:, lay["ends"]][:, :MEXICAN_NUMBERS].argmax(1).tolist()
-        marked = bits[:, lay["marked"]][:, 0].tolist()
-        in_run = bits[:, lay["in_run"]][:, 0].tolist()
+        obs, mask = np.asarray(obs), np.asarray(mask, bool)
+        lay, w = self.lay, self.weights
         sizes = np.rint(obs[:, lay["hand_sizes"]] * MEXICAN_TILES).astype(np.int64)
-        late = (sizes[:, 1:] <= self.bot.weights.late_tiles).any(1).tolist()
-        return np.array([self.bot.move(n, hands[i], home_end[i], marked[i], in_run[i], late[i], legal[i])
-                         for i in range(len(bits))], np.int64)
+        late = (sizes[:, 1:] <= w.late_tiles).any(1)
+        marked, in_run = obs[:, lay["marked"].start] > 0.5, obs[:, lay["in_run"].start] > 0.5
+        first = obs[:, lay["plan_first"]] > 0.5
+        # Only the legal plays are scored: a handful per row of the several hundred play ids.
+        row, play = np.nonzero(mask[:, : len(self.tile)])
+        tile = self.tile[play]
+        planned = obs[row, lay["plan"].start + tile] > 0.5
+        covered = (obs[row, lay["coverable"].start + self.number[play]] > 0.5) | late[row]
+        score = np.where(late[row], w.late_pips, w.pips) * self.pips[play]
+        score = score + np.where(self.double[play], np.where(covered, w.double, -w.uncovered), 0.0)
+        home = w.unmark * marked[row] + w.plan * first[row, tile]
+        score = score + np.where(self.at_home[play], home, np.where(planned, -w.plan_break, w.away))
+        # Each row's best play, ties to the lowest action id (pairs come sorted by row, then id).
+        best = np.full(len(obs), -np.inf)
+        np.maximum.at(best, row, score)
+        top = np.flatnonzero(score == best[row])
+        rows_with_plays, first_top = np.unique(row[top], return_index=True)
+        moves = mask.argmax(1)  # no play: the one forced move (draw or pass)
+        moves[rows_with_plays] = play[top[first_top]]
+        # The opening run: the plan's first tile at home while it is legal, then stop.
+        run_move = np.where(first.any(1), first.argmax(1) * self.stride, 0)
+        run_legal = first.any(1) & mask[np.arange(len(obs)), run_move]
+        moves = np.where(in_run & ~run_legal & mask[:, self.stop], self.stop, moves)
+        return np.where(in_run & run_legal, run_move, moves).astype(np.int64)
 
 
 def _fives_layout(table: int, spinner: int, open_ends: list[int], doubles: list[bool],
