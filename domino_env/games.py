@@ -32,7 +32,7 @@ from domino_env.rules.fives import NUM_TILES as FIVES_TILES
 from domino_env.rules.fives import VARIANTS as FIVES_VARIANTS
 from domino_env.rules.fives import FivesConfig, FivesGame
 from domino_env.rules.line import VARIANTS, LineConfig, LineGame
-from domino_env.rules.mexican_train import DOUBLE_TILE, MexicanTrainConfig, MexicanTrainGame
+from domino_env.rules.mexican_train import DOUBLE_TILE, MexicanTrainConfig, MexicanTrainGame, engine_value
 from domino_env.rules.rewards import EPISODES, REWARDS, TEXAS42_REWARDS
 from domino_env.rules.texas42 import BID, Texas42Config, Texas42Game
 
@@ -754,8 +754,13 @@ def _mexican_train_table(name: str, table: PlayOptions) -> tuple[MexicanTrainCon
 
 def _mexican_train_intro(config: MexicanTrainConfig) -> str:
     goal = "one round" if config.num_rounds == 1 else f"{config.num_rounds} rounds"
+    if config.first_round == "random":
+        start = "from a random round's engine down"
+    else:
+        engine = engine_value(config.first_round - 1)
+        start = f"engines from {engine}-{engine} down"
     return (f"Mexican Train ({config.preset}), {config.num_players} players, {config.hand_size} tiles "
-            f"each; {goal}, engines from 12-12 down; the fewest points wins")
+            f"each; {goal}, {start}; the fewest points wins")
 
 
 def _mexican_train_report(engine: MexicanTrainGame, seat_names: Sequence[str]) -> str:
@@ -800,6 +805,7 @@ MEXICAN_TRAIN = register_game(Game(
         {"num_players": 6, "preset": "cardinal", "opening": "single"},  # runs: slow to redeal (no_leak)
         {"num_players": 8},
         {"num_players": 3, "episode": "match", "rounds": 2, "reward": "penalty"},
+        {"num_players": 3, "episode": "match", "rounds": 4, "first_round": 3},
     ),
     vector_engine="domino_env.vector.mexican_train:VectorMexicanTrainGame",
     batched_bots={"greedy": "domino_env.bots.batched:BatchedMexicanTrainGreedy"},

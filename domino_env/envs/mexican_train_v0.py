@@ -22,7 +22,9 @@ one's own train), and every option on its own: `hand_size` (a number or a table:
 `cardinal`, `fundex`, `bh`), `engine_source`, `first_player`, `opening`, `own_train_first`,
 `double_bonus`, `unsatisfiable_double`, `blank_scoring`, `open_hands`. An episode is one round
 (`episode="round"`, the default: engine 12-12) or a match of `rounds` rounds (`episode="match"`;
-1 to 13, engines 12-12 down; the lowest total wins).
+1 to 13, engines 12-12 down; the lowest total wins). `first_round` (not a rule of the game: practice
+and training) starts the episode at a later round and its engine (`first_round=5`: 8-8), or at one
+drawn anew each episode (`"random"`), so that one policy meets every engine of the match.
 
 `reset(seed=..., options={"deal": {"hands": [["12-5", "3-4"], ...], "boneyard": [...],
 "first_player": 0}})` sets up an exact first round (tiles as text or ids; `trains` and `marked`
@@ -97,6 +99,7 @@ class raw_env(RoundResultEnv):
         preset: str = "standard",
         episode: str = "round",
         rounds: int = 13,
+        first_round: int | str = 1,
         hand_size: int | str | None = None,
         engine_source: str | None = None,
         first_player: str | None = None,
@@ -113,8 +116,8 @@ class raw_env(RoundResultEnv):
         render_mode: str | None = None,
     ):
         self.config = MEXICAN_TRAIN.config(
-            num_players=num_players, preset=preset, episode=episode, rounds=rounds, hand_size=hand_size,
-            engine_source=engine_source, first_player=first_player, opening=opening,
+            num_players=num_players, preset=preset, episode=episode, rounds=rounds, first_round=first_round,
+            hand_size=hand_size, engine_source=engine_source, first_player=first_player, opening=opening,
             own_train_first=own_train_first, double_bonus=double_bonus,
             unsatisfiable_double=unsatisfiable_double, blank_scoring=blank_scoring, open_hands=open_hands,
             reward=reward,

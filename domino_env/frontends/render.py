@@ -400,7 +400,8 @@ def draw_mexican_train_view(view: MexicanTrainView) -> np.ndarray:
     config = view.config
     n = config.num_players
     picture = Picture(mexican_train_frame_height(n))
-    title = f"Mexican Train ({config.preset}), round {view.round_index + 1}/{config.num_rounds}"
+    last = config.last_round(view.round_index)
+    title = f"Mexican Train ({config.preset}), round {view.round_index + 1}/{last}"
     scores = f"engine {view.engine}-{view.engine}, scores {list(view.scores)}"
     picture.text(MARGIN, 8, f"{title}, {scores}", size=17)
     doubles = ", ".join(f"{v}-{v} on {'mexican' if tr == n else f'seat {tr}'}" for tr, v in view.open_doubles)

@@ -145,8 +145,9 @@ _DEALINGS: dict[type, _Dealing] = {
         max_utility=lambda config: float(config.max_round_points),
         players=(2, 8),
         tile_name=lambda config, t: MEXICAN_TRAIN_TILES.name(t),
-        set_aside=lambda config: (
-            frozenset({DOUBLE_TILE[engine_value(0)]}) if config.engine_source == "set_aside" else frozenset()
+        set_aside=lambda config: (  # the engine of the round OpenSpiel deals (first_round)
+            frozenset({DOUBLE_TILE[engine_value(config.first_round - 1)]})
+            if config.engine_source == "set_aside" else frozenset()
         ),
     ),
     Texas42Config: _Dealing(
@@ -209,6 +210,9 @@ def parameters(game: str, /, **options: Any) -> dict[str, int | str | bool]:
     aliases such as ``forced_bid`` work; the match options and ``reward`` are dropped, since OpenSpiel
     plays one round or hand and pays the zero-sum return)."""
     record = get_game(game)
+    if options.get("first_round") == "random":
+        raise ValueError("OpenSpiel deals one round of a fixed engine: first_round must be an integer "
+                         "(1: engine 12-12) here, not 'random'")
     return _parameters_of_config(record, record.config(**{k: v for k, v in options.items() if k != "reward"}))
 
 

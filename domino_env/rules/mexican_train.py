@@ -101,8 +101,12 @@ class MexicanTrainConfig:
 
     ``hand_size`` is an integer or a named table (``HAND_SIZE_TABLES``: ``standard`` 15/12/10,
     ``cardinal`` 15/12/11, ``fundex`` 15/11/8, ``bh`` 15/11/10), stored as the integer.
-    ``first_player`` follows ``engine_source`` (section 8.8). ``episode`` is ``"match"`` (all
-    ``rounds``) or ``"round"`` (round 1 only).
+    ``first_player`` follows ``engine_source`` (section 8.8). ``episode`` is ``"match"`` (rounds
+    ``first_round`` to ``rounds``) or ``"round"`` (round ``first_round`` only).
+
+    ``first_round`` (not in the contract: practice and training) is the round an episode starts at,
+    1 (engine 12-12, the contract's match) to ``rounds``, or ``"random"``: drawn uniformly from
+    1..``rounds`` anew for each episode, so that one policy meets every engine of the match.
     """
 
     num_players: int = 4
@@ -116,6 +120,7 @@ class MexicanTrainConfig:
     unsatisfiable_double: str | None = None
     blank_scoring: str | None = None
     rounds: int = MAX_ROUNDS
+    first_round: int | str = 1
     episode: str = "match"
     open_hands: bool = False
 
@@ -153,6 +158,21 @@ class MexicanTrainConfig:
                 f"rounds must be an integer 1..{MAX_ROUNDS} (engines 12-12 down), got {self.rounds!r}"
             )
         object.__setattr__(self, "rounds", int(self.rounds))
+        if self.first_round != "random":
+            if not is_int(self.first_round) or not 1 <= self.first_round <= self.rounds:
+                raise ValueError(
+                    f"first_round must be an integer 1..rounds={self.rounds} (round 1 has engine 12-12) or "
+                    f"'random' (drawn anew each episode), got {self.first_round!r}"
+                )
+            object.__setattr__(self, "first_round", int(self.first_round))
+
+    def draw_first_round(self, rng: np.random.Generator, size: int | None = None) -> Any:
+        """The 0-based index of an episode's first round (``size`` of them as an array); ``rng`` is
+        drawn from only when ``first_round="random"``, so fixed starts deal as they always did."""
+        if self.first_round == "random":
+            return rng.integers(self.rounds, size=size)
+        start = self.first_round - 1
+        return start if size is None else np.full(size, start, np.int64)
 
     @property
     def drawable_stock(self) -> int:
@@ -188,8 +208,16 @@ class MexicanTrainConfig:
 
     @property
     def num_rounds(self) -> int:
-        """Rounds in one episode: 1, or ``rounds`` for a match."""
-        return 1 if self.episode == "round" else self.rounds
+        """Most rounds in one episode: 1, or ``rounds - first_round + 1`` for a match (``rounds``
+        when the first round is random)."""
+        if self.episode == "round":
+            return 1
+        return self.rounds - (0 if self.first_round == "random" else self.first_round - 1)
+
+    def last_round(self, round_index: int) -> int:
+        """The number (1-based) of the last round of an episode now at round ``round_index`` (0-based):
+        ``rounds`` for a match, that round itself for one round."""
+        return self.rounds if self.episode == "match" else round_index + 1
 
     @property
     def num_actions(self) -> int:
@@ -296,11 +324,13 @@ class MexicanTrainGame:
     def __init__(self, config: MexicanTrainConfig, rng: np.random.Generator,
                  deal: Mapping[str, Any] | None = None):
         """Start the episode. ``rng`` (a ``numpy.random.Generator``, else ``TypeError``) deals every
-        round and draws the first player by lot. ``deal`` sets up round 1 exactly: ``hands``, optional
+        round, draws the first player by lot (and the first round when ``first_round="random"``).
+        ``deal`` sets up the first round exactly: ``hands``, optional
         ``boneyard`` (drawn from the front), ``first_player`` (the round's nominal first seat; by lot
         when absent), and for a mid-round position ``trains`` (``n + 1`` lists of tiles out of the
         engine) and ``marked`` (seats). Tiles a deal leaves out are out of play."""
-        self._setup(config, check_generator(rng), [0] * config.num_players, [], 0)
+        check_generator(rng)
+        self._setup(config, rng, [0] * config.num_players, [], config.draw_first_round(rng))
         self._start_round(self._random_deal() if deal is None else self._parse_deal(deal))
 
     def _setup(self, config: MexicanTrainConfig, rng: np.random.Generator, scores: list[int],
@@ -315,7 +345,7 @@ class MexicanTrainGame:
         self.rng = rng
         self.scores = scores
         self.results = results
-        self.round_index = round_index
+        self.round_index = int(round_index)
         self.nominal_first = -1
         self._terminal = False
 
@@ -648,7 +678,7 @@ class MexicanTrainGame:
         self.results.append(MexicanTrainResult(
             self.round_index, self.engine, self.first_player, kind, out, pips, round_points))
         self._mask = -1
-        if len(self.results) == self.config.num_rounds:
+        if self.round_index + 1 == self.config.last_round(self.round_index):
             self._terminal = True
         else:
             self.round_index += 1
@@ -719,7 +749,8 @@ class MexicanTrainGame:
         """ANSI/plain text of the table: engine, every train with its marker, the open doubles, the
         boneyard, hands (``seat`` hides the others unless ``open_hands``) and scores."""
         n, cfg = self.num_players, self.config
-        lines = [f"Mexican Train ({cfg.preset}), round {self.round_index + 1}/{cfg.num_rounds}, "
+        last = cfg.last_round(self.round_index)
+        lines = [f"Mexican Train ({cfg.preset}), round {self.round_index + 1}/{last}, "
                  f"engine {self.engine}-{self.engine}, scores {self.scores}"]
         for train in range(n + 1):
             name = "mexican" if train == n else f"seat {train}"
@@ -837,13 +868,16 @@ class MexicanTrainGame:
         config = MexicanTrainConfig(**data["config"])
         n = config.num_players
         scores, results, round_index = data["scores"], data["results"], data["round_index"]
-        if not (is_int(round_index) and 0 <= round_index < config.num_rounds):
-            raise ValueError(f"'round_index' must be 0..{config.num_rounds - 1}")
+        if not (is_int(round_index) and 0 <= round_index < config.rounds):
+            raise ValueError(f"'round_index' must be 0..{config.rounds - 1}")
         if not (isinstance(scores, list) and len(scores) == n and all(is_int(x) and x >= 0 for x in scores)):
             raise ValueError(f"'scores' must list {n} non-negative integers")
-        if not isinstance(results, list) or len(results) != round_index:
-            raise ValueError("'results' must list the finished rounds, one per round before 'round_index'")
-        read = [cls._read_result(i, r, n) for i, r in enumerate(results)]
+        first = round_index - len(results) if isinstance(results, list) else -1
+        if first < 0 or (config.first_round != "random" and first != config.first_round - 1) or (
+                config.episode == "round" and results):
+            raise ValueError("'results' must list the finished rounds of the episode, one per round from "
+                             "its first round (first_round) to before 'round_index'")
+        read = [cls._read_result(first + i, r, n) for i, r in enumerate(results)]
         if [sum(r.round_points[s] for r in read) for s in range(n)] != scores:
             raise ValueError("'scores' are not the sum of the saved round results")
         deal = data["deal"]
@@ -856,7 +890,7 @@ class MexicanTrainGame:
 
     @staticmethod
     def _read_result(index: int, saved: Any, n: int) -> MexicanTrainResult:
-        """Saved round result ``index`` with every field checked (a save is untrusted input)."""
+        """Saved result of round ``index`` (0-based) with every field checked (a save is untrusted input)."""
 
         def per_seat(x: Any) -> bool:
             return isinstance(x, list) and len(x) == n and all(is_int(v) and v >= 0 for v in x)

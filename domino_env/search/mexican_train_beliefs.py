@@ -84,9 +84,10 @@ def sample_mexican_train_deal(view: MexicanTrainView, rng: np.random.Generator) 
 def rebuild_mexican_train(view: MexicanTrainView, deal: Deal, rng: np.random.Generator) -> MexicanTrainGame:
     """The engine at ``view``'s position on ``deal``: the round's history replayed (``IllegalActionError``
     when the deal cannot play it, or reaches another view); ``rng`` deals later rounds."""
+    first = view.round_index - len(view.round_points)  # the episode's first round
     results = [  # a view keeps only the round points of past rounds
         MexicanTrainResult(i, engine_value(i), 0, "blocked", None, points, points)
-        for i, points in enumerate(view.round_points)
+        for i, points in enumerate(view.round_points, start=first)
     ]
     game = MexicanTrainGame.__new__(MexicanTrainGame)
     game._setup(view.config, rng, list(view.scores), results, view.round_index)

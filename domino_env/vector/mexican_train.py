@@ -458,8 +458,9 @@ class VectorMexicanTrainGame(BatchedMatches):
         held = _unpack(self.hands[games], NUM_TILES)
         points = held @ self._points
         self.scores[games] += points
+        played = self.round_index[games]
+        over = played + 1 == self.config.last_round(played)
         self.round_index[games] += 1
-        over = self.round_index[games] == self.config.num_rounds
         if self.reward == "win_loss":
             totals = self.scores[games]
             lowest = (totals == totals.min(axis=1, keepdims=True)) & over[:, None]
@@ -477,9 +478,9 @@ class VectorMexicanTrainGame(BatchedMatches):
         return rewards.astype(np.float32), over
 
     def _new_matches(self, games: np.ndarray, given: np.ndarray | None = None) -> None:
-        """Zero the scores and deal round 1; its first seat by lot."""
+        """Zero the scores and deal the first round (``first_round``); its first seat by lot."""
         self.scores[games] = 0
-        self.round_index[games] = 0
+        self.round_index[games] = self.config.draw_first_round(self._rng, games.size)
         deals = deal_rows(games, given, self._dealer, self._rng, NUM_TILES)
         self._start_rounds(games, deals, self._rng.integers(self.num_players, size=games.size))
 

@@ -256,3 +256,17 @@ def test_the_evaluation_harness_seats_an_openspiel_bot(openspiel) -> None:
         evaluate(GameSetup("dominoes", {"target_score": 5}, match=True), agents, num_deals=1)
     with pytest.raises(AgentError, match="bot must be 'ismcts' or 'module:function'"):
         evaluate(setup, [AgentSpec("x", "openspiel", {"bot": "alphazero"}), "random"], num_deals=1)
+
+
+def test_mexican_train_plays_a_later_round_and_refuses_a_random_one(openspiel) -> None:
+    import pyspiel
+
+    game = pyspiel.load_game(openspiel.short_name("mexican_train"),
+                             openspiel.parameters("mexican_train", num_players=3, first_round=5))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert "engine 8-8" in str(state)
+    with pytest.raises(ValueError, match="first_round must be an integer"):
+        openspiel.parameters("mexican_train", first_round="random")
+

@@ -110,6 +110,11 @@ def test_hand_size_tables(players, standard, cardinal, fundex, bh):
     ({"blank_scoring": "zero"}, "blank_scoring"),
     ({"episode": "game"}, "episode"),
     ({"open_hands": "yes"}, "open_hands"),
+    ({"first_round": 0}, "first_round must be an integer 1..rounds=13"),
+    ({"first_round": 14}, "first_round"),
+    ({"first_round": 5, "rounds": 4}, "first_round must be an integer 1..rounds=4"),
+    ({"first_round": "any"}, "'random'"),
+    ({"first_round": 2.5}, "first_round"),
 ])
 def test_refused_options(options, words):
     with pytest.raises(ValueError, match=words):
@@ -327,6 +332,53 @@ def test_set_aside_engines_and_rotation():
     assert game.is_terminal and len(game.results) == 4
     assert [r.engine for r in game.results] == [12, 11, 10, 9]
     assert game.scores == [sum(r.round_points[s] for r in game.results) for s in range(3)]
+
+
+@pytest.mark.parametrize(("first_round", "episode", "engines"), [
+    (11, "match", [2, 1, 0]), (13, "match", [0]), (5, "round", [8]), (1, "round", [12]),
+])
+def test_first_round_starts_the_episode_at_its_engine(first_round, episode, engines):
+    cfg = MexicanTrainConfig(num_players=3, first_round=first_round, episode=episode)
+    assert cfg.num_rounds == len(engines)
+    game = MexicanTrainGame(cfg, np.random.default_rng(2))
+    assert game.engine == engines[0] and game.round_index == 12 - engines[0]
+    assert game.render_text().startswith(f"Mexican Train (standard), round {first_round}/")
+    while not game.is_terminal:
+        game.apply(game.auto_move())
+    assert [r.engine for r in game.results] == engines
+    assert [r.round_index for r in game.results] == [12 - e for e in engines]
+    assert game.scores == [sum(r.round_points[s] for r in game.results) for s in range(3)]
+
+
+def test_first_round_random_draws_every_round_from_the_seed():
+    cfg = MexicanTrainConfig(num_players=4, first_round="random", episode="round")
+    starts = [MexicanTrainGame(cfg, np.random.default_rng(seed)).engine for seed in range(200)]
+    assert set(starts) == set(range(13))
+    again = [MexicanTrainGame(cfg, np.random.default_rng(seed)).engine for seed in range(200)]
+    assert again == starts
+    fewer = MexicanTrainConfig(num_players=4, first_round="random", rounds=3, episode="match")
+    assert {MexicanTrainGame(fewer, np.random.default_rng(seed)).engine for seed in range(60)} == {12, 11, 10}
+    assert fewer.num_rounds == 3
+
+
+def test_first_round_saves_mid_match():
+    game = MexicanTrainGame(MexicanTrainConfig(num_players=3, first_round="random", episode="match"),
+                            np.random.default_rng(12))
+    start = game.round_index
+    assert start < 11  # this seed starts early enough to finish a round and go on
+    while game.round_index == start:
+        game.apply(game.auto_move())
+    game.apply(game.auto_move())
+    text = game.to_json()
+    loaded = MexicanTrainGame.from_json(text)
+    assert loaded.to_json() == text and loaded.results == game.results and loaded.round_index == start + 1
+    data = json.loads(text)
+    fixed = {**data["config"], "first_round": start + 2}  # a fixed start the saved rounds do not begin at
+    for bad in ({**data, "config": fixed}, {**data, "round_index": start + 2},
+                {**data, "config": {**data["config"], "episode": "round"}}):
+        with pytest.raises(ValueError, match="malformed saved Mexican Train"):
+            MexicanTrainGame.from_json(json.dumps(bad))
+    assert MexicanTrainGame.from_json(json.dumps({**data, "config": {**fixed, "first_round": start + 1}}))
 
 
 def test_holder_places_the_engine_and_plays_first():

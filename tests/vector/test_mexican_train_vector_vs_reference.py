@@ -45,6 +45,9 @@ CONFIGS = [
     dict(num_players=3, engine_source="holder", opening="run", own_train_first=False, hand_size=7),
     dict(num_players=2, preset="cardinal", hand_size=12, open_hands=True, reward="win_loss", episode="match",
          rounds=2),
+    dict(num_players=4, hand_size=5, first_round=9),
+    dict(num_players=3, hand_size=5, episode="match", first_round=11, reward="win_loss"),
+    dict(num_players=4, hand_size=5, first_round="random"),
 ]
 CONFIG_IDS = {"ids": lambda o: "-".join(f"{k}={v}" for k, v in o.items())}
 
@@ -62,7 +65,7 @@ class Lockstep:
     def __init__(self, options: dict, num_envs: int, seed: int):
         self.rng = np.random.default_rng(seed)
         self.envs = [raw_env(observation_encoder="compact", **options) for _ in range(num_envs)]
-        self.config = self.envs[0].config
+        self.options, self.config = options, self.envs[0].config
         self.live = [False] * num_envs
         self.rounds_ended = 0
         self.vec = VectorMexicanTrainGame(num_envs, seed=seed, dealer=self._dealer, **options)
@@ -76,8 +79,12 @@ class Lockstep:
                          for g in games])
 
     def _mirror(self, g: int) -> None:
-        """Reset reference ``g`` to the batched engine's fresh deal and first seat by lot."""
+        """Reset reference ``g`` to the batched engine's fresh deal, first seat by lot and, when it is
+        drawn (``first_round="random"``, one round), first round."""
         cfg, vec = self.config, self.vec
+        if cfg.first_round == "random":
+            start = int(vec.round_index[g]) + 1
+            self.envs[g] = raw_env(observation_encoder="compact", **{**self.options, "first_round": start})
         h, n = cfg.hand_size, cfg.num_players
         order = vec.order[g].tolist()
         self.envs[g].reset(seed=int(self.rng.integers(2**32)), options={"deal": {
@@ -125,6 +132,19 @@ def test_vector_equals_reference(options: dict) -> None:
         run.step(sample_legal(run.batch.mask, rng))
         run.check()
     assert run.rounds_ended >= 8, "too few rounds finished: the comparison barely crossed a deal"
+
+
+def test_first_round_random_deals_every_engine() -> None:
+    """``first_round="random"`` draws each new episode's round (the lockstep above mirrors the draw)."""
+    vec = VectorMexicanTrainGame(256, seed=3, hand_size=4, first_round="random")
+    batch = vec.reset()
+    assert set(vec.round_index.tolist()) == set(range(13))
+    np.testing.assert_array_equal(vec.ends, np.repeat(12 - vec.round_index[:, None], 5, axis=1))
+    rng, redealt = np.random.default_rng(0), []
+    for _ in range(100):
+        batch = vec.step(sample_legal(batch.mask, rng))
+        redealt += vec.round_index[batch.done].tolist()
+    assert len(redealt) > 200 and set(redealt) == set(range(13))
 
 
 @pytest.mark.benchmark

@@ -59,7 +59,7 @@ def seat_message(view: MexicanTrainView, action_text: ActionText) -> dict[str, A
         "current_player": view.current_player,
         "leader": view.first_player,
         "round": view.round_index + 1,
-        "rounds": cfg.num_rounds,
+        "rounds": cfg.last_round(view.round_index),
         "engine": view.engine,
         "hand": tiles_json(_table(), view.hand),
         "hand_sizes": list(view.hand_sizes),
