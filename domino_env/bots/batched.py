@@ -51,6 +51,7 @@ from domino_env.encoders.base import get_encoder
 from domino_env.encoders.fives_compact import NUMBERS
 from domino_env.games import get_game
 from domino_env.rules.fives import NUM_TILES, Layout
+from domino_env.rules.mexican_train import DOUBLE_TILE
 from domino_env.rules.mexican_train import NUM_TILES as MEXICAN_TILES
 from domino_env.rules.mexican_train import TILES as MEXICAN_SET
 from domino_env.rules.texas42 import BID, DECLARE, DISCARD_PHASE, PLAY_PHASE, Texas42View
@@ -229,7 +230,7 @@ class BatchedMexicanTrainGreedy:
         plays = np.arange(MEXICAN_TILES * stride)
         self.tile, self.at_home = plays // stride, plays % stride == 0
         self.pips = np.array(MEXICAN_SET.pips, np.float64)[self.tile]
-        self.double = np.array([MEXICAN_SET.low[t] == MEXICAN_SET.high[t] for t in self.tile])
+        self.double = np.isin(self.tile, DOUBLE_TILE)
         self.number = np.array(MEXICAN_SET.low)[self.tile]  # of a double, the number it shows
         self.stride, self.stop = stride, MEXICAN_TILES * stride + 2
 
