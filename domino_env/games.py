@@ -32,7 +32,7 @@ from domino_env.rules.fives import NUM_TILES as FIVES_TILES
 from domino_env.rules.fives import VARIANTS as FIVES_VARIANTS
 from domino_env.rules.fives import FivesConfig, FivesGame
 from domino_env.rules.line import VARIANTS, LineConfig, LineGame
-from domino_env.rules.mexican_train import DOUBLE_TILE, MexicanTrainConfig, MexicanTrainGame, engine_value
+from domino_env.rules.mexican_train import DOUBLE_TILE, MexicanTrainConfig, MexicanTrainGame
 from domino_env.rules.rewards import EPISODES, REWARDS, TEXAS42_REWARDS
 from domino_env.rules.texas42 import BID, Texas42Config, Texas42Game
 
@@ -757,8 +757,7 @@ def _mexican_train_intro(config: MexicanTrainConfig) -> str:
     if config.first_round == "random":
         start = "from a random round's engine down"
     else:
-        engine = engine_value(config.first_round - 1)
-        start = f"engines from {engine}-{engine} down"
+        start = f"engines from {config.first_engine}-{config.first_engine} down"
     return (f"Mexican Train ({config.preset}), {config.num_players} players, {config.hand_size} tiles "
             f"each; {goal}, {start}; the fewest points wins")
 

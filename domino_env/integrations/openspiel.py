@@ -49,7 +49,7 @@ from domino_env.encoders.base import get_encoder
 from domino_env.games import Game, available_games, get_game
 from domino_env.rules.fives import FivesConfig
 from domino_env.rules.line import LineConfig
-from domino_env.rules.mexican_train import DOUBLE_TILE, MexicanTrainConfig, engine_value
+from domino_env.rules.mexican_train import DOUBLE_TILE, MexicanTrainConfig
 from domino_env.rules.mexican_train import TILES as MEXICAN_TRAIN_TILES
 from domino_env.rules.rewards import zero_sum
 from domino_env.rules.texas42 import Texas42Config
@@ -146,7 +146,7 @@ _DEALINGS: dict[type, _Dealing] = {
         players=(2, 8),
         tile_name=lambda config, t: MEXICAN_TRAIN_TILES.name(t),
         set_aside=lambda config: (  # the engine of the round OpenSpiel deals (first_round)
-            frozenset({DOUBLE_TILE[engine_value(config.first_round - 1)]})
+            frozenset({DOUBLE_TILE[config.first_engine]})
             if config.engine_source == "set_aside" else frozenset()
         ),
     ),

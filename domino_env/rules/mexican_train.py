@@ -214,6 +214,13 @@ class MexicanTrainConfig:
             return 1
         return self.rounds - (0 if self.first_round == "random" else self.first_round - 1)
 
+    @property
+    def first_engine(self) -> int:
+        """The engine's number in the episode's first round, for a fixed ``first_round`` (an integer)."""
+        if self.first_round == "random":
+            raise ValueError("first_round='random' draws the first engine anew each episode; no fixed one")
+        return engine_value(self.first_round - 1)
+
     def last_round(self, round_index: int) -> int:
         """The number (1-based) of the last round of an episode now at round ``round_index`` (0-based):
         ``rounds`` for a match, that round itself for one round."""

@@ -269,4 +269,3 @@ def test_mexican_train_plays_a_later_round_and_refuses_a_random_one(openspiel) -
     assert "engine 8-8" in str(state)
     with pytest.raises(ValueError, match="first_round must be an integer"):
         openspiel.parameters("mexican_train", first_round="random")
-

@@ -339,7 +339,7 @@ def test_set_aside_engines_and_rotation():
 ])
 def test_first_round_starts_the_episode_at_its_engine(first_round, episode, engines):
     cfg = MexicanTrainConfig(num_players=3, first_round=first_round, episode=episode)
-    assert cfg.num_rounds == len(engines)
+    assert cfg.num_rounds == len(engines) and cfg.first_engine == engines[0]
     game = MexicanTrainGame(cfg, np.random.default_rng(2))
     assert game.engine == engines[0] and game.round_index == 12 - engines[0]
     assert game.render_text().startswith(f"Mexican Train (standard), round {first_round}/")
@@ -359,6 +359,8 @@ def test_first_round_random_draws_every_round_from_the_seed():
     fewer = MexicanTrainConfig(num_players=4, first_round="random", rounds=3, episode="match")
     assert {MexicanTrainGame(fewer, np.random.default_rng(seed)).engine for seed in range(60)} == {12, 11, 10}
     assert fewer.num_rounds == 3
+    with pytest.raises(ValueError, match="first_round='random'.*no fixed one"):
+        _ = fewer.first_engine
 
 
 def test_first_round_saves_mid_match():
