@@ -64,6 +64,8 @@ def ladder_section(task: Task, result: EvaluationResult, image: str, partners: P
                    elapsed: float, excluded: list[str]) -> str:
     unit = get_game(task.game).score_unit
     left_out = f" Left out of this ladder: {', '.join(excluded)}." if excluded else ""
+    if task.search_budgets is None:
+        left_out += " No `search` on this task's ladder: too slow at its protocol (evaluation.tasks)."
     lines = [f"### {task.name}", "",
              f"{task.title}. {result.num_deals} duplicate deals of seed {task.seed} (the full protocol has "
              f"{task.num_deals}); {elapsed:.0f} s.{left_out}", "", result.to_markdown(),

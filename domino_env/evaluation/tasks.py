@@ -65,9 +65,10 @@ class Task:
     references: tuple[str, ...] = field(default=())
     """the fixed opponents a candidate is scored against (``domino-ladder``); empty: random and
     the game's default bot"""
-    search_budgets: tuple[int, int] = (1, 4)
+    search_budgets: tuple[int, int] | None = (1, 4)
     """the two budgets of the ``search`` baselines in the ladder (small: search is by far the ladder's
-    slowest agent)"""
+    slowest agent); ``None``: no search on the task's ladder, where even budget 1 would take hours at
+    the task's protocol"""
 
     @property
     def setup(self) -> GameSetup:
@@ -107,11 +108,11 @@ class Task:
         return self.setup.num_sides == 2 and self.setup.num_players == 4
 
     def baselines(self) -> list[str]:
-        """The ladder's agents: random, the scripted bot, search at two budgets, the trained policy
-        (when shipped), as ``label=bot:options`` specs."""
-        small, large = self.search_budgets
-        specs = ["random", get_game(self.game).default_bot, f"search{small}=search:budget={small}",
-                 f"search{large}=search:budget={large}"]
+        """The ladder's agents: random, the scripted bot, search at two budgets (unless the task has
+        none), the trained policy (when shipped), as ``label=bot:options`` specs."""
+        specs = ["random", get_game(self.game).default_bot]
+        if self.search_budgets is not None:
+            specs += [f"search{budget}=search:budget={budget}" for budget in self.search_budgets]
         if baseline_path(self.name).is_file():
             specs.append(f"trained=trained:task={self.name}")
         return specs
@@ -153,13 +154,18 @@ TASKS: dict[str, Task] = {task.name: task for task in (
          {"variant": "fives_and_threes", "num_players": 2}, False, _BASE + 12, 2000),
     # Four sides put 36 lineups of a candidate and its two opponents on every deal (two sides: 6), six
     # sides 540: 300 one-round deals, 30 thirteen-round matches and 20 six-player deals each play about
-    # 11,000-14,000 rounds per candidate, as many as DrawTeams4pBoardpanMatch's 300 matches.
+    # 11,000-14,000 rounds per candidate, as many as DrawTeams4pBoardpanMatch's 300 matches. No search on
+    # their ladders: `search:budget=1` took 0.9 s a round at four players (one deal's 14 rounds against
+    # greedy, 12.7 s), and the four-player ladder would seat two searches in each of 7,200 rounds.
     Task("MexicanTrain4p", "Mexican Train, 4 players, standard rules, one round (engine 12-12)",
-         "mexican_train", {"num_players": 4, "preset": "standard"}, False, _BASE + 13, 300),
+         "mexican_train", {"num_players": 4, "preset": "standard"}, False, _BASE + 13, 300,
+         search_budgets=None),
     Task("MexicanTrain4pMatch", "Mexican Train, 4 players, standard rules, the 13-round match",
-         "mexican_train", {"num_players": 4, "preset": "standard"}, True, _BASE + 14, 30),
+         "mexican_train", {"num_players": 4, "preset": "standard"}, True, _BASE + 14, 30,
+         search_budgets=None),
     Task("MexicanTrain6p", "Mexican Train, 6 players, standard rules, one round (engine 12-12)",
-         "mexican_train", {"num_players": 6, "preset": "standard"}, False, _BASE + 15, 20),
+         "mexican_train", {"num_players": 6, "preset": "standard"}, False, _BASE + 15, 20,
+         search_budgets=None),
 )}
 
 

@@ -118,6 +118,16 @@ def test_ladder_writes_its_section_picture_and_doc(tmp_path: Path) -> None:
     assert [a["label"] for a in saved["agents"]] == [AgentSpec.parse(s).label for s in task.baselines()]
 
 
+def test_a_task_without_search_says_so_in_its_ladder_section(tmp_path: Path) -> None:
+    doc = tmp_path / "leaderboard.md"
+    doc.write_text(f"{benchmark.LADDER_START}\n{benchmark.LADDER_END}\n")
+    task = dataclasses.replace(get_task("Block2p"), search_budgets=None)
+    benchmark.run_ladder([task], 1, 1, 1, doc, tmp_path / "img")
+    saved = json.loads((tmp_path / "ladder" / "Block2p.json").read_text())
+    assert [a["label"] for a in saved["agents"]] == ["random", "greedy", "trained"]
+    assert "No `search` on this task's ladder" in doc.read_text()
+
+
 def test_trained_names_its_task_so_a_missing_baseline_fails_before_any_game(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import domino_env_training.checkpoint_bot
