@@ -241,6 +241,12 @@ def _play_deal(deal: int) -> list[dict[str, Any]]:
 LOCKSTEP_DEALS = 256  # deals played together by one lockstep call: bounds the engines held at once
 
 
+def lockstep_chunk_deals(num_deals: int, workers: int) -> int:
+    """Deals per lockstep call: at most ``LOCKSTEP_DEALS``, and few enough that every worker gets a
+    share (300 deals on 2 workers play as 150 + 150, not 256 + 44)."""
+    return min(LOCKSTEP_DEALS, -(-num_deals // workers))
+
+
 @dataclass
 class _LiveGame:
     """One game of a lockstep chunk: its engine, the agent of each seat and each seat's generator."""
@@ -252,15 +258,15 @@ class _LiveGame:
     rngs: list[np.random.Generator]
 
 
-def _play_deals_lockstep(chunk: int, num_deals: int) -> list[dict[str, Any]]:
-    """Every lineup of deals ``chunk * LOCKSTEP_DEALS ...`` (at most ``LOCKSTEP_DEALS`` of them, below
+def _play_deals_lockstep(chunk: int, num_deals: int, chunk_deals: int) -> list[dict[str, Any]]:
+    """Every lineup of deals ``chunk * chunk_deals ...`` (at most ``chunk_deals`` of them, below
     ``num_deals``) played together: at each step every game asks its seat's agent, each agent answers
     all of its games in one ``act_batch`` call. Each game sees the views and generators of
     ``play_lineup``, so the records are ``_play_deal``'s."""
     setup, seed, agents = worker_state()
     labels = _WORKER.get("labels")
     games = []
-    for deal in range(chunk * LOCKSTEP_DEALS, min((chunk + 1) * LOCKSTEP_DEALS, num_deals)):
+    for deal in range(chunk * chunk_deals, min((chunk + 1) * chunk_deals, num_deals)):
         for i, lineup in enumerate(lineups(len(agents), setup.num_sides)):
             seat_agents = [lineup[setup.side_of(s)] for s in range(setup.num_players)]
             rngs = [np.random.default_rng([seed, deal, i, s]) for s in range(setup.num_players)]
@@ -432,9 +438,10 @@ def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int
     """Play ``num_deals`` duplicate deals of ``setup`` between ``agents`` and summarize them.
 
     ``workers`` processes share the deals; the result does not depend on how many. ``lockstep``
-    plays up to ``LOCKSTEP_DEALS`` deals together, each agent answering all of its games' moves in
-    one ``act_batch`` call (a network's forward pass, the batched search's rollouts): the same
-    games and the same results as one game at a time, faster where agents act in batches.
+    plays up to ``LOCKSTEP_DEALS`` deals together (``lockstep_chunk_deals``), each agent answering
+    all of its games' moves in one ``act_batch`` call (a network's forward pass, the batched search's
+    rollouts): the same games and the same results as one game at a time, faster where agents act in
+    batches.
     """
     specs = [a if isinstance(a, AgentSpec) else AgentSpec.parse(a) for a in agents]
     if len(specs) < 2:
@@ -442,10 +449,11 @@ def evaluate(setup: GameSetup, agents: Sequence[AgentSpec | str], num_deals: int
     if len({s.label for s in specs}) != len(specs):
         raise AgentError(f"agent labels must differ (name one label=bot:...): {[s.label for s in specs]}")
     if lockstep:
-        chunks = -(-num_deals // LOCKSTEP_DEALS)
-        play = partial(_play_deals_lockstep, num_deals=num_deals)
+        chunk_deals = lockstep_chunk_deals(num_deals, workers)
+        chunks = -(-num_deals // chunk_deals)
+        play = partial(_play_deals_lockstep, num_deals=num_deals, chunk_deals=chunk_deals)
         records = map_deals(play, setup, specs, chunks, seed, min(workers, chunks), progress,
-                            unit=f" batch of {LOCKSTEP_DEALS} deals")
+                            unit=f" batch of {chunk_deals} deals")
     else:
         records = map_deals(_play_deal, setup, specs, num_deals, seed, workers, progress)
     summary, crossplay, crossplay_ci, ratings = _summarize(setup, specs, records, seed)

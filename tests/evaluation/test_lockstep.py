@@ -28,6 +28,15 @@ def test_lockstep_plays_the_games_of_one_at_a_time(setup: GameSetup, agents: lis
     assert lockstep.to_markdown() == one_by_one.to_markdown()
 
 
+def test_lockstep_shares_the_deals_among_the_workers_and_plays_the_same_games() -> None:
+    assert harness.lockstep_chunk_deals(300, 2) == 150  # not 256 + 44: both workers busy
+    assert harness.lockstep_chunk_deals(2000, 2) == harness.LOCKSTEP_DEALS
+    assert harness.lockstep_chunk_deals(7, 1) == 7 and harness.lockstep_chunk_deals(1, 4) == 1
+    setup, agents = GameSetup("dominoes", {"variant": "block"}), ["greedy", "random"]
+    one_by_one = evaluate(setup, agents, 9, seed=5)
+    assert evaluate(setup, agents, 9, seed=5, workers=2, lockstep=True).records == one_by_one.records
+
+
 def test_checkpoint_act_batch_plays_its_act() -> None:
     trained = make_bot("dominoes", "trained", task="Block2p")
     setup = GameSetup("dominoes", {"variant": "block"})
