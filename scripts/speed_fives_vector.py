@@ -4,7 +4,8 @@
     .venv/bin/python scripts/speed_fives_vector.py --games 16384 --seconds 10
 
 Each case steps ``--games`` games at once with uniformly random legal actions drawn from each
-step's masks (``sample_legal``, as ``domino-speed``'s ``vector`` section does) and the compact
+step's masks (``sample_legal``, as ``domino-speed``'s ``vector`` section does), or the batched
+``greedy``'s moves where the case says so (the scripted opponent of training), and the compact
 observation built every step. The cases run in alternating short slices, so load drifts on a shared
 machine hit them alike: compare the ratios to Block 2p (``VectorLineGame``) within one run, not
 the absolute rates across runs. The load average is printed with the figures.
@@ -26,12 +27,15 @@ from domino_env.vector.batch import sample_legal
 
 REFERENCE = "Block 2p"
 FIVES = "domino_env.vector.fives:VectorFivesGame"
-CASES: dict[str, tuple[str, dict[str, Any]]] = {
+CASES: dict[str, tuple] = {
     REFERENCE: ("domino_env.vector.line:VectorLineGame", {"variant": "block", "num_players": 2}),
     "All Fives 2p": (FIVES, {"variant": "all_fives", "num_players": 2}),
     "All Fives 2p, one hand": (FIVES, {"variant": "all_fives", "num_players": 2, "episode": "hand"}),
     "All Fives 4p teams": (FIVES, {"variant": "all_fives", "num_players": 4}),
     "Fives and Threes 2p": (FIVES, {"variant": "fives_and_threes", "num_players": 2}),
+    "All Fives 2p, greedy plays": (FIVES, {"variant": "all_fives", "num_players": 2}, ("fives", "greedy")),
+    "All Fives 4p teams, greedy plays": (FIVES, {"variant": "all_fives", "num_players": 4},
+                                         ("fives", "greedy")),
 }
 
 
@@ -86,7 +90,8 @@ def compare(cases: dict[str, tuple], reference: str, description: str) -> None:
         run()  # warm caches and first deals, not timed
     rates = interleaved(runs, args.seconds)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"{args.games} games per batch, random legal actions, {args.seconds:g} s each (load {load})")
+    print(f"{args.games} games per batch, random legal actions unless a bot plays, {args.seconds:g} s each "
+          f"(load {load})")
     width = max(map(len, names)) + 2
     for name in names:
         ratio = rates[name] / rates[reference]

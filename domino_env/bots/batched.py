@@ -15,8 +15,9 @@ The policies here re-derive their decision from the same public information, for
   (``tests/training/test_scripted.py`` checks it on random positions); in Draw under
   ``draw_policy="when_stuck"`` the slot also keeps the ends a seat drew on, which the view-based bot
   forgets at a draw, so there it approximates ``greedy`` from slightly more public information.
-- ``greedy`` (All Fives, Fives and Threes): ``bots.fives.GreedyFivesAgent``'s own scoring, asked
-  once per row with the facts it reads decoded from the compact observation (``BatchedFivesGreedy``).
+- ``greedy`` (All Fives, Fives and Threes): ``bots.fives.GreedyFivesAgent``'s scoring of every
+  legal play, term for term in a compiled loop, from the facts it reads decoded from the compact
+  observation (``BatchedFivesGreedy``); the test checks the bot's own move on reference positions.
 - ``greedy`` (Mexican Train): ``bots.mexican_train.GreedyMexicanTrainAgent``'s own move, asked once
   per row with the facts it reads decoded from the compact observation (``BatchedMexicanTrainGreedy``).
 - ``heuristic`` (Texas 42, three-player 42, Texas 88): ``bots.texas42.HeuristicTexas42Agent``
@@ -41,8 +42,9 @@ from typing import Any
 
 import numpy as np
 import torch
+from numba import njit
 
-from domino_env.bots.fives import GreedyFivesAgent, greedy_choice, suit_tiles
+from domino_env.bots.fives import GreedyFivesAgent
 from domino_env.bots.line import GreedyWeights
 from domino_env.bots.mexican_train import GreedyMexicanTrainAgent
 from domino_env.bots.texas42 import HeuristicTexas42Agent
@@ -50,13 +52,14 @@ from domino_env.encoders import line_compact
 from domino_env.encoders.base import get_encoder
 from domino_env.encoders.fives_compact import NUMBERS
 from domino_env.games import get_game
-from domino_env.rules.fives import NUM_TILES, Layout
+from domino_env.rules.fives import COUNT_POINTS, END_STRIDE, NUM_TILES, TILE_HIGH, TILE_LOW
 from domino_env.rules.mexican_train import DOUBLE_TILE
 from domino_env.rules.mexican_train import NUM_TILES as MEXICAN_TILES
 from domino_env.rules.mexican_train import TILES as MEXICAN_SET
 from domino_env.rules.texas42 import BID, DECLARE, DISCARD_PHASE, PLAY_PHASE, Texas42View
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 from domino_env.vector.batch import sample_legal
+from domino_env.vector.fives import layout_after
 
 BatchedPolicy = Callable[[np.ndarray, np.ndarray, np.random.Generator], np.ndarray]
 """``policy(obs (n, obs_dim), mask (n, A) bool, rng) -> actions (n,) int64``."""
@@ -173,14 +176,23 @@ class BatchedFivesGreedy:
     (``encoders.fives_compact``), All Fives and Fives and Threes alike.
 
     Each row's layout, hand, legal moves and the next opponent's possible tiles and hand size are
-    decoded from the observation and scored by the bot's own ``play_scores`` (a Python call per row,
-    as for Texas 42): the open ends, the outer doubles, the arms holding a tile and the spinner give
-    ``Layout`` exactly, and the voids slot is what the bot's ``proven_absent`` replays from the
-    history, so the move is the bot's own."""
+    decoded from the observation (the open ends, the outer doubles, the arms holding a tile and the
+    spinner give the layout exactly, and the voids slot is what the bot's ``proven_absent`` replays
+    from the history), then every legal play is scored as the bot's ``play_scores`` scores it, in a
+    compiled loop (``_fives_greedy_moves``; a Python call per row made the bot 20x the engine's step).
+    The layout after a play is the batched engine's own ``layout_after``; the test plays the bot's
+    moves on reference positions."""
 
     def __init__(self, options: Mapping[str, Any]):
         self.config, self.lay = _engine_layout("fives", options)
-        self.bot = GreedyFivesAgent()
+        cfg = self.config
+        weights = GreedyFivesAgent().weights
+        self.weights = np.array([weights.reply, weights.pips, weights.keep, weights.double, weights.setup])
+        self.points = COUNT_POINTS[cfg.variant].astype(np.int64) // (5 if cfg.score_unit == "fives" else 1)
+        suits = np.array(DOUBLE_SIX.suit_mask)
+        self.suits = (suits[:, None] >> np.arange(NUM_TILES)) & 1 == 1  # (number, tile)
+        other_side = np.array([cfg.side_of(r) != cfg.side_of(0) for r in range(cfg.num_players)])
+        self.other_side = other_side
 
     def __call__(
         self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None
@@ -188,30 +200,104 @@ class BatchedFivesGreedy:
         obs = np.asarray(obs)
         bits = obs > 0.5  # the 0/1 slots; hand sizes are read from their scaled slot
         cfg, lay, n = self.config, self.lay, self.config.num_players
-        hands, tables, legal = (_as_ints(columns) for columns in (
-            bits[:, lay["hand"]], bits[:, lay["table"]], np.asarray(mask, bool)))
+        rows = np.arange(len(bits))
+        hands, tables = bits[:, lay["hand"]], bits[:, lay["table"]]
         voids = bits[:, lay["voids"]].reshape(len(bits), n - 1, NUMBERS)
         sizes = np.rint(obs[:, lay["hand_sizes"]] * NUM_TILES).astype(np.int64)
         # The next opponent: the first relative seat on another side that still holds tiles.
-        other_side = np.array([cfg.side_of(r) != cfg.side_of(0) for r in range(n)])
-        replies = other_side[None, :] & (sizes > 0)
+        replies = self.other_side[None, :] & (sizes > 0)
         replies[:, 0] = False
         opponent = np.where(replies.any(1), replies.argmax(1), 0)
-        rows = np.arange(len(bits))
-        held = np.where(opponent > 0, sizes[rows, opponent], 0).tolist()
+        held = np.where(opponent > 0, sizes[rows, opponent], 0)
         lacked = voids[rows, np.maximum(opponent - 1, 0)] & (opponent > 0)[:, None]
-        absent = [suit_tiles(np.flatnonzero(row)) for row in lacked]
-        ends = np.where(bits[:, lay["ends"]].reshape(-1, 4, NUMBERS).any(2),
-                        bits[:, lay["ends"]].reshape(-1, 4, NUMBERS).argmax(2), -1)
+        absent = (lacked[:, :, None] & self.suits[None]).any(1)
+        pool = ~hands & ~tables & ~absent & (held > 0)[:, None]
+        # The layout as the batched engine keeps it: per end its number and share of the count, the
+        # W and E arms started, the spinner's number; a closed end is a bare side of the spinner.
+        end_bits = bits[:, lay["ends"]].reshape(-1, 4, NUMBERS)
         spinner = np.where(bits[:, lay["spinner"]].any(1), bits[:, lay["spinner"]].argmax(1), -1)
-        doubles, arms = bits[:, lay["end_doubles"]].tolist(), bits[:, lay["arms"]].tolist()
-        actions = []
-        for i in range(len(bits)):
-            layout = _fives_layout(tables[i], int(spinner[i]), ends[i].tolist(), doubles[i], arms[i])
-            pool = DOUBLE_SIX.full_mask & ~hands[i] & ~tables[i] & ~absent[i]
-            scores = self.bot.play_scores(cfg, layout, hands[i], legal[i], pool if held[i] else 0, held[i])
-            actions.append(greedy_choice(scores, legal[i], cfg))
-        return np.array(actions, np.int64)
+        ends = np.where(end_bits.any(2), end_bits.argmax(2), spinner[:, None])
+        filled = bits[:, lay["arms"]]
+        twice = bits[:, lay["end_doubles"]] & (cfg.double_count != "one_half")
+        counted = np.where(spinner[:, None] >= 0, filled, np.arange(4) < 2)
+        value = np.where(counted, ends << twice.astype(np.int64), 0)
+        return _fives_greedy_moves(
+            np.asarray(mask, bool), hands, pool, held, tables.sum(1), ends, value, filled[:, :2], spinner,
+            END_STRIDE[cfg.variant], cfg.spinner == "first_double", cfg.double_count != "one_half",
+            TILE_LOW, TILE_HIGH, self.suits, self.points, self.weights)
+
+
+@njit(cache=True)
+def _fives_greedy_moves(mask, hands, pool, held, plays, ends, value, arm, spinner, stride, spins,
+                        both_halves, low, high, suits, points, weights):
+    """``GreedyFivesAgent.play_scores`` then ``greedy_choice`` for every row, term for term in the
+    bot's order (so equal scores tie as they do there): the count the play scores, less the next
+    opponent's expected best reply, plus the tile's pips, the tiles left that fit, a double, and the
+    best this hand scores next."""
+    w_reply, w_pips, w_keep, w_double, w_setup = weights[0], weights[1], weights[2], weights[3], weights[4]
+    draw = stride * NUM_TILES
+    moves = np.empty(mask.shape[0], np.int64)
+    best = np.empty(NUM_TILES, np.int64)  # per tile, the most it scores laid next (-1: fits nowhere)
+    after_ends, after_value = np.empty(4, np.int64), np.empty(4, np.int64)
+    after_arm = np.empty(2, np.bool_)
+    for g in range(mask.shape[0]):
+        in_pool = 0
+        for u in range(NUM_TILES):
+            in_pool += pool[g, u]
+        chance = min(1.0, held[g] / in_pool) if in_pool else 0.0
+        move, top, top_pips = -1, -np.inf, -1
+        for a in range(draw):
+            if not mask[g, a]:
+                continue
+            t, e = a // stride, a % stride
+            e0, e1, e2, e3, v0, v1, v2, v3, a0, a1, count, sp = layout_after(
+                t, e, plays[g] == 0, ends[g], value[g], arm[g], spinner[g], spins, both_halves, low, high)
+            after_ends[0], after_ends[1], after_ends[2], after_ends[3] = e0, e1, e2, e3
+            after_value[0], after_value[1], after_value[2], after_value[3] = v0, v1, v2, v3
+            after_arm[0], after_arm[1] = a0, a1
+            _next_points(best, after_ends, after_value, after_arm, sp, spins, both_halves, low, high, suits,
+                         points)
+            rest, setup, keep = 0, 0, 0
+            for u in range(NUM_TILES):
+                if hands[g, u] and u != t:
+                    rest += 1
+                    setup = max(setup, best[u])
+                    keep += best[u] >= 0
+            reply = _expected_best(best, pool[g], chance) if rest else 0.0
+            pips = low[t] + high[t]
+            score = (points[count] - w_reply * reply + w_pips * pips + w_keep * keep
+                     + w_double * (1.0 if low[t] == high[t] else 0.0) + w_setup * setup)
+            if score > top or (score == top and pips > top_pips):
+                move, top, top_pips = a, score, pips
+        if move < 0:  # no play: draw when allowed, else pass
+            move = draw if mask[g, draw] else draw + 1
+        moves[g] = move
+    return moves
+
+
+@njit(cache=True, inline="always")
+def _next_points(best, ends, value, arm, sp, spins, both_halves, low, high, suits, points):
+    """``rules.fives.tile_points`` of a layout (``layout_after``'s form) into ``best``: per tile, the
+    most it scores laid on an open end next, -1 where it fits none."""
+    best[:] = -1
+    for end in range(4 if sp >= 0 and arm[0] and arm[1] else 2):  # N and S open once W and E hold tiles
+        for u in range(NUM_TILES):
+            if suits[ends[end], u]:
+                count = layout_after(u, end, False, ends, value, arm, sp, spins, both_halves, low, high)[10]
+                best[u] = max(best[u], points[count])
+
+
+@njit(cache=True, inline="always")
+def _expected_best(best, pool, chance):
+    """``GreedyFivesAgent._expected_best`` of the pool's tiles' scores ``best[pool]``."""
+    ranked = np.sort(best[pool])
+    expected, missing = 0.0, 1.0
+    for i in range(len(ranked) - 1, -1, -1):
+        if ranked[i] <= 0:
+            break
+        expected += missing * chance * ranked[i]
+        missing *= 1.0 - chance
+    return expected
 
 
 class BatchedMexicanTrainGreedy:
@@ -264,18 +350,6 @@ class BatchedMexicanTrainGreedy:
         run_legal = first.any(1) & mask[np.arange(len(obs)), run_move]
         moves = np.where(in_run & ~run_legal & mask[:, self.stop], self.stop, moves)
         return np.where(in_run & run_legal, run_move, moves).astype(np.int64)
-
-
-def _fives_layout(table: int, spinner: int, open_ends: list[int], doubles: list[bool],
-                  arms: list[bool]) -> Layout:
-    """``bots.fives.Layout`` from the compact observation's table, spinner, open ends, outer doubles
-    and arms: a closed end is the spinner's number (a bare side of it), else none."""
-    plays = table.bit_count()
-    if not plays:
-        return Layout(0, 0, -1, (-1, -1, -1, -1), (False,) * 4, (False,) * 4)
-    ends = tuple(v if v >= 0 else spinner for v in open_ends)
-    lead_pips = DOUBLE_SIX.pips[table.bit_length() - 1] if plays == 1 else 0
-    return Layout(plays, lead_pips, spinner, ends, tuple(doubles), tuple(arms))  # type: ignore[arg-type]
 
 
 def _as_ints(columns: np.ndarray) -> list[int]:

@@ -66,7 +66,7 @@ def _unpack(words: np.ndarray, num_bits: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _layout_after(tile, end, lead, ends, value, arm, sp, spins, both_halves, low, high):
+def layout_after(tile, end, lead, ends, value, arm, sp, spins, both_halves, low, high):
     """A game's four ends, their shares of the count, the W and E arms, the count and the spinner's
     value after playing ``tile`` on ``end`` (the four cases of ``VectorFivesGame._place``) from
     ``ends``, ``value``, ``arm`` (its rows) and spinner ``sp``. Scalars, not arrays: they stay in
@@ -144,7 +144,7 @@ def _write_look_ahead(obs, play_at, reply_at, mask, unknown, ends, value, arm, s
                 a = tile * stride + end
                 if not mask[g, a]:
                     continue
-                e0, e1, e2, e3, v0, v1, v2, v3, a0, a1, count, sp = _layout_after(
+                e0, e1, e2, e3, v0, v1, v2, v3, a0, a1, count, sp = layout_after(
                     tile, end, plays[g] == 0, ends[g], value[g], arm[g], spinner[g], spins, both_halves,
                     low, high)
                 total = v0 + v1 + v2 + v3
