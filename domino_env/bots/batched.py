@@ -191,8 +191,7 @@ class BatchedFivesGreedy:
         self.points = COUNT_POINTS[cfg.variant].astype(np.int64) // (5 if cfg.score_unit == "fives" else 1)
         suits = np.array(DOUBLE_SIX.suit_mask)
         self.suits = (suits[:, None] >> np.arange(NUM_TILES)) & 1 == 1  # (number, tile)
-        other_side = np.array([cfg.side_of(r) != cfg.side_of(0) for r in range(cfg.num_players)])
-        self.other_side = other_side
+        self.other_side = np.array([cfg.side_of(r) != cfg.side_of(0) for r in range(cfg.num_players)])
 
     def __call__(
         self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None
