@@ -52,7 +52,7 @@ from domino_env.encoders import line_compact
 from domino_env.encoders.base import get_encoder
 from domino_env.encoders.fives_compact import NUMBERS
 from domino_env.games import get_game
-from domino_env.rules.fives import COUNT_POINTS, END_STRIDE, NUM_TILES, TILE_HIGH, TILE_LOW
+from domino_env.rules.fives import END_STRIDE, NUM_TILES, TILE_HIGH, TILE_LOW, count_points_table
 from domino_env.rules.mexican_train import DOUBLE_TILE
 from domino_env.rules.mexican_train import NUM_TILES as MEXICAN_TILES
 from domino_env.rules.mexican_train import TILES as MEXICAN_SET
@@ -188,7 +188,9 @@ class BatchedFivesGreedy:
         cfg = self.config
         weights = GreedyFivesAgent().weights
         self.weights = np.array([weights.reply, weights.pips, weights.keep, weights.double, weights.setup])
-        self.points = COUNT_POINTS[cfg.variant].astype(np.int64) // (5 if cfg.score_unit == "fives" else 1)
+        self.points = count_points_table(cfg)
+        self.stride, self.spins = END_STRIDE[cfg.variant], cfg.spinner == "first_double"
+        self.both_halves = cfg.double_count != "one_half"
         suits = np.array(DOUBLE_SIX.suit_mask)
         self.suits = (suits[:, None] >> np.arange(NUM_TILES)) & 1 == 1  # (number, tile)
         self.other_side = np.array([cfg.side_of(r) != cfg.side_of(0) for r in range(cfg.num_players)])
@@ -198,7 +200,7 @@ class BatchedFivesGreedy:
     ) -> np.ndarray:
         obs = np.asarray(obs)
         bits = obs > 0.5  # the 0/1 slots; hand sizes are read from their scaled slot
-        cfg, lay, n = self.config, self.lay, self.config.num_players
+        lay, n = self.lay, self.config.num_players
         rows = np.arange(len(bits))
         hands, tables = bits[:, lay["hand"]], bits[:, lay["table"]]
         voids = bits[:, lay["voids"]].reshape(len(bits), n - 1, NUMBERS)
@@ -217,13 +219,13 @@ class BatchedFivesGreedy:
         spinner = np.where(bits[:, lay["spinner"]].any(1), bits[:, lay["spinner"]].argmax(1), -1)
         ends = np.where(end_bits.any(2), end_bits.argmax(2), spinner[:, None])
         filled = bits[:, lay["arms"]]
-        twice = bits[:, lay["end_doubles"]] & (cfg.double_count != "one_half")
+        twice = bits[:, lay["end_doubles"]] & self.both_halves
         counted = np.where(spinner[:, None] >= 0, filled, np.arange(4) < 2)
         value = np.where(counted, ends << twice.astype(np.int64), 0)
         return _fives_greedy_moves(
             np.asarray(mask, bool), hands, pool, held, tables.sum(1), ends, value, filled[:, :2], spinner,
-            END_STRIDE[cfg.variant], cfg.spinner == "first_double", cfg.double_count != "one_half",
-            TILE_LOW, TILE_HIGH, self.suits, self.points, self.weights)
+            self.stride, self.spins, self.both_halves, TILE_LOW, TILE_HIGH, self.suits, self.points,
+            self.weights)
 
 
 @njit(cache=True)

@@ -1009,6 +1009,11 @@ def count_points(config: FivesConfig, count: int) -> int:
     return points // 5 if config.score_unit == "fives" else points
 
 
+def count_points_table(config: FivesConfig) -> np.ndarray:
+    """``count_points`` of every count at once (``int64``, indexed by count), for the array programs."""
+    return COUNT_POINTS[config.variant].astype(np.int64) // (5 if config.score_unit == "fives" else 1)
+
+
 def tile_points(layout: Layout, config: FivesConfig) -> tuple[int, ...]:
     """Per tile, the most it scores laid on ``layout`` (-1 where it fits no end)."""
     spins = config.spinner == "first_double"

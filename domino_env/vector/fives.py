@@ -27,12 +27,12 @@ from domino_env.encoders.base import scaled
 from domino_env.encoders.fives_compact import NUMBERS, compact_slots, score_scale, slot_slices
 from domino_env.games import FIVES
 from domino_env.rules.fives import (
-    COUNT_POINTS,
     END_STRIDE,
     MAX_COUNT,
     NUM_TILES,
     TILE_HIGH,
     TILE_LOW,
+    count_points_table,
 )
 from domino_env.rules.line import lead_rank
 from domino_env.rules.rewards import zero_sum
@@ -187,9 +187,7 @@ class VectorFivesGame(BatchedMatches):
         self._stride = END_STRIDE[cfg.variant]
         self._draw_action = self._stride * NUM_TILES
         self._both_halves = cfg.double_count != "one_half"
-        self._points = COUNT_POINTS[cfg.variant].astype(np.int64)
-        if cfg.score_unit == "fives":
-            self._points //= 5
+        self._points = count_points_table(cfg)
         self._side = np.array([cfg.side_of(s) for s in range(n)])
         self._num_ends = self._stride  # All Fives W, E, N, S; Fives and Threes W, E
         self._spins = cfg.spinner == "first_double"
