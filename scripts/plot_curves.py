@@ -4,7 +4,8 @@ engine steps and against wall-clock time, one series per run and harness opponen
     scripts/plot_curves.py --run seed11=runs/a/last.pt --run seed12=runs/b/last.pt \\
         --target 2.5 --title "Block 4p teams" --out docs/img/curve_block_4p_teams.png
 
-The runs must have been trained with ``harness_every`` > 0 (``training/config.py``).
+The runs must have been trained with ``harness_every`` > 0 (``training/config.py``). ``--stat crossplay``
+draws the cross-play share, the measure of the benchmark tasks' targets.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from pathlib import Path
 
 from domino_env_training.checkpoints import CheckpointError, load_checkpoint
-from domino_env_training.curves import harness_keys, plot_strength_curves
+from domino_env_training.curves import harness_keys, plot_strength_curves, with_crossplay_from_eval_files
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,7 +23,9 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--run", action="append", required=True, metavar="LABEL=CHECKPOINT",
                         help="a run's label and checkpoint (its last.pt), repeatable")
-    parser.add_argument("--stat", choices=("margin", "win_rate"), default="margin")
+    parser.add_argument("--stat", choices=("margin", "win_rate", "crossplay"), default="margin",
+                        help="crossplay: the share of the benchmark tasks' targets; for runs trained before "
+                             "the trainer recorded it, read from the run's eval/ result files")
     parser.add_argument("--target", type=float, help="draw this value as a dashed line")
     parser.add_argument("--title", default="")
     parser.add_argument("--out", type=Path, required=True, help="PNG to write")
@@ -36,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
             history = load_checkpoint(path)["history"]
         except (CheckpointError, OSError, KeyError) as err:
             parser.error(f"--run {item!r}: cannot read the run's history: {err}")
+        if args.stat == "crossplay" and not harness_keys(history, args.stat):
+            history = with_crossplay_from_eval_files(history, Path(path).parent / "eval")
         if not harness_keys(history, args.stat):
             parser.error(f"--run {item!r}: the run has no harness evaluations (train with harness_every > 0)")
         runs[label] = history

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 
@@ -48,6 +49,19 @@ def harness_series(history: list[dict[str, float]], key: str, x: str
     return [h[x] for h in rows], means, errors
 
 
+def with_crossplay_from_eval_files(history: list[dict[str, float]], eval_dir: str | Path
+                                   ) -> list[dict[str, float]]:
+    """``history`` with ``harness_crossplay_vs_<bot>`` filled in from the harness's result files
+    (``<run>/eval/step_<step>_vs_<bot>.json``), for runs trained before the trainer recorded it."""
+    shares: dict[int, dict[str, float]] = {}
+    for path in Path(eval_dir).glob("step_*_vs_*.json"):
+        step, _, bot = path.stem.removeprefix("step_").partition("_vs_")
+        mean, low, high = json.loads(path.read_text())["crossplay_ci"][0][1]
+        key = f"harness_crossplay_vs_{bot}"
+        shares.setdefault(int(step), {}).update({key: mean, f"{key}_low": low, f"{key}_high": high})
+    return [shares.get(int(record["global_step"]), {}) | record for record in history]
+
+
 def plot_strength_curves(runs: dict[str, list[dict[str, float]]], path: str | Path, stat: str = "margin",
                          target: float | None = None, title: str = "") -> None:
     """Harness strength of several runs against engine steps (left) and wall-clock minutes (right).
@@ -69,11 +83,13 @@ def plot_strength_curves(runs: dict[str, list[dict[str, float]]], path: str | Pa
             by_steps.errorbar([s / 1e6 for s in steps], means, yerr=errors, marker="o", capsize=3, label=name)
             seconds, means, errors = harness_series(history, key, "elapsed_s")
             by_time.errorbar([s / 60 for s in seconds], means, yerr=errors, marker="o", capsize=3, label=name)
-    ylabel = {"margin": "learner margin (points per round)", "win_rate": "learner score (win 1, tie 0.5)"}
+    ylabel = {"margin": "learner margin (points per round)", "win_rate": "learner score (win 1, tie 0.5)",
+              "crossplay": "cross-play share against the bot"}
     for ax, xlabel in ((by_steps, "engine steps (millions)"), (by_time, "wall-clock minutes")):
         ax.axhline(0.0 if stat == "margin" else 0.5, color="grey", linewidth=0.8, linestyle=":")
         if target is not None:
-            ax.axhline(target, color="black", linewidth=0.8, linestyle="--", label=f"target {target:+g}")
+            target_label = f"target {target:+g}" if stat == "margin" else f"target {target:g}"
+            ax.axhline(target, color="black", linewidth=0.8, linestyle="--", label=target_label)
         ax.set(xlabel=xlabel)
         ax.grid(alpha=0.3)
     by_steps.set(ylabel=ylabel.get(stat, stat))

@@ -54,7 +54,8 @@ def harness_evaluation(model: ActorCritic, config: Config, global_step: int) -> 
 
     The weights go to ``<run>/eval/policy.pt`` (a checkpoint the ``checkpoint`` bot loads); each
     opponent's full result goes to ``<run>/eval/step_<global_step>_vs_<bot>.json`` / ``.md``. Returns
-    the learner's win rate and mean margin per round with their 95% intervals, per opponent.
+    the learner's win rate, mean margin per round and cross-play share (the measure of the benchmark
+    tasks' targets, comparable across seat counts) with their 95% intervals, per opponent.
     """
     out = config.run_path / "eval"
     policy = out / "policy.pt"
@@ -74,8 +75,9 @@ def harness_evaluation(model: ActorCritic, config: Config, global_step: int) -> 
         stem.with_suffix(".json").write_text(result.to_json())
         stem.with_suffix(".md").write_text(result.to_markdown())
         learner = result.summary[0]
-        for stat in ("win_rate", "margin"):
-            mean, low, high = learner[stat]
+        stats = {"win_rate": learner["win_rate"], "margin": learner["margin"],
+                 "crossplay": result.crossplay_ci[0][1]}
+        for stat, (mean, low, high) in stats.items():
             scalars.update({f"harness_{stat}_vs_{bot}": mean, f"harness_{stat}_vs_{bot}_low": low,
                             f"harness_{stat}_vs_{bot}_high": high})
     return scalars

@@ -96,6 +96,8 @@ def test_block_2p_end_to_end(tmp_path, backend):
     logged = [harness[f"harness_win_rate_vs_greedy{s}"] for s in ("", "_low", "_high")]
     saved = json.loads((result.run_path / "eval" / "step_512_vs_greedy.json").read_text())
     assert logged == saved["summary"][0]["win_rate"]  # the learner's (mean, low, high), as evaluated
+    shares = [harness[f"harness_crossplay_vs_greedy{s}"] for s in ("", "_low", "_high")]
+    assert shares == saved["crossplay_ci"][0][1]  # the learner's share against greedy
 
     # Both backends observe through the compact encoder and say so in the checkpoint.
     checkpoint = result.run_path / CHECKPOINT_NAME
