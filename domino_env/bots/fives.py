@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,8 +28,11 @@ from domino_env.rules.fives import (
     tile_points,
 )
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
-from domino_env.search.fives_beliefs import sample_fives_world, table_mask
+from domino_env.search.fives_beliefs import sample_fives_deal, sample_fives_world, table_mask
 from domino_env.search.line_solver import margin
+
+if TYPE_CHECKING:
+    from domino_env.search.fives_rollouts import FivesRollouts
 
 _LOW, _HIGH, _PIPS, _SUIT = DOUBLE_SIX.low, DOUBLE_SIX.high, DOUBLE_SIX.pips, DOUBLE_SIX.suit_mask
 
@@ -193,6 +197,7 @@ class FivesSearchAgent:
         check_choice("rollout", rollout, ROLLOUTS)
         self.budget, self.rollout = budget, rollout
         self._greedy = GreedyFivesAgent()
+        self._batched: dict[FivesConfig, FivesRollouts] = {}  # greedy rollouts, per rule set
 
     def candidates(self, view: FivesView) -> list[int]:
         """Every play (else the draw or pass), greedy's preferred first."""
@@ -216,12 +221,19 @@ class FivesSearchAgent:
             per_side[cfg.side_of(s)] = points[s]  # partners are credited alike
         return margin(tuple(per_side), side)
 
-    def act(self, view: FivesView, rng: np.random.Generator) -> int:
-        candidates = self.candidates(view)
-        if len(candidates) == 1:
-            return candidates[0]
+    def values(self, view: FivesView, candidates: list[int], worlds: int, rng: np.random.Generator
+               ) -> np.ndarray:
+        """``values[w, i]``: the side's hand margin after ``candidates[i]`` in sampled world ``w``.
+        Greedy rollouts run on the batched engine (``search.fives_rollouts``), one row per world and
+        candidate; ``"fast"`` ones on engine clones."""
+        if self.rollout == "greedy":
+            from domino_env.search.fives_rollouts import FivesRollouts  # it imports this module's greedy
+
+            if view.config not in self._batched:
+                self._batched[view.config] = FivesRollouts(view.config)
+            deals = [sample_fives_deal(view, rng) for _ in range(worlds)]
+            return self._batched[view.config].margins(view, deals, candidates)
         side = view.config.side_of(view.seat)
-        worlds = max(2, self.budget // len(candidates))
         values = np.zeros((worlds, len(candidates)))
         for w in range(worlds):
             world = sample_fives_world(view, rng)
@@ -229,6 +241,14 @@ class FivesSearchAgent:
                 game = world.clone()
                 game.apply(a)
                 values[w, i] = self.evaluate(game, side, rng)
+        return values
+
+    def act(self, view: FivesView, rng: np.random.Generator) -> int:
+        candidates = self.candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        worlds = max(2, self.budget // len(candidates))
+        values = self.values(view, candidates, worlds, rng)
         gains = values - values[:, :1]
         mean = gains.mean(axis=0)
         error = gains.std(axis=0, ddof=1) / np.sqrt(worlds)
