@@ -52,11 +52,9 @@ class FivesRollouts:
         engine.reset()
         points = np.zeros((len(order), view.config.num_players))  # each seat's side's, this hand
         for seat, action, _points, _ends in view.history:
-            if not (engine.seat == seat).all():
-                raise RuntimeError("internal error: a replayed world is not at the view's position")
+            _check_turn(engine, seat)
             points += engine.step(np.full(len(order), action)).rewards
-        if not (engine.seat == view.seat).all():
-            raise RuntimeError("internal error: a replayed world is not at the view's position")
+        _check_turn(engine, view.seat)
         batch = engine.step(np.tile(np.asarray(candidates), worlds))
         points += batch.rewards
         finished = batch.done.copy()
@@ -70,8 +68,8 @@ class FivesRollouts:
         return values.reshape(worlds, moves)
 
     def _engine(self, rows: int, later_hand: bool) -> VectorFivesGame:
-        """One engine per row count and kind of hand, kept: building one costs more than a
-        decision's rollouts."""
+        """One engine per row count and kind of hand, built once (a few row counts occur: the
+        budget's worlds times each number of candidates)."""
         if (rows, later_hand) not in self._engines:
             options = self.later_options if later_hand else self.options
             self._engines[rows, later_hand] = VectorFivesGame(
@@ -92,3 +90,9 @@ class FivesRollouts:
         placed = [t for hand in deal["hands"] for t in hand] + list(deal["stock"])
         rest = sorted(set(range(NUM_TILES)) - set(placed))
         return np.array(placed + rest)
+
+
+def _check_turn(engine: VectorFivesGame, seat: int) -> None:
+    """Every replayed world has ``seat`` to move, as the view's history says."""
+    if not (engine.seat == seat).all():
+        raise RuntimeError("internal error: a replayed world is not at the view's position")
