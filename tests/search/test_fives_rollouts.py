@@ -9,6 +9,9 @@ later hands (a new leader, no forced lead) are searched too.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -16,18 +19,9 @@ from domino_env.bots.fives import FivesSearchAgent, GreedyFivesAgent
 from domino_env.rules.fives import FivesConfig, FivesGame
 from domino_env.search.fives_beliefs import rebuild_fives, sample_fives_deal
 
-SHAPES = {
-    "all fives 2p": {"num_players": 2},
-    "all fives 3p": {"num_players": 3},
-    "all fives 4p teams": {"num_players": 4, "teams": True},
-    "all fives 4p alone, classic": {"num_players": 4, "preset": "classic"},
-    "all fives, no spinner, may draw": {"num_players": 2, "draw_policy": "may_draw", "spinner": "none",
-                                        "lead_rule": "highest_double", "double_count": "one_half",
-                                        "draw_reserve": 2, "score_unit": "fives"},
-    "all fives, open hands": {"num_players": 2, "open_hands": True},
-    "fives and threes 2p": {"variant": "fives_and_threes", "num_players": 2},
-    "fives and threes 4p teams": {"variant": "fives_and_threes", "num_players": 4, "teams": True},
-}
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bots"))
+from test_batched_fives_greedy import SHAPES  # noqa: E402  (the batched greedy's rule sets)
+
 WORLDS = 4
 
 
