@@ -233,6 +233,12 @@ class FivesSearchAgent:
                 self._batched[view.config] = FivesRollouts(view.config)
             deals = [sample_fives_deal(view, rng) for _ in range(worlds)]
             return self._batched[view.config].margins(view, deals, candidates)
+        return self.clone_values(view, candidates, worlds, rng)
+
+    def clone_values(self, view: FivesView, candidates: list[int], worlds: int, rng: np.random.Generator
+                     ) -> np.ndarray:
+        """``values`` with every rollout played move by move on an engine clone of its world (the
+        ``"fast"`` rollouts' path, and the reference the batched greedy rollouts are tested against)."""
         side = view.config.side_of(view.seat)
         values = np.zeros((worlds, len(candidates)))
         for w in range(worlds):

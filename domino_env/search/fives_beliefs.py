@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from domino_env.rules.fives import END_STRIDE, FivesGame, FivesView
+from domino_env.rules.fives import END_STRIDE, FivesConfig, FivesGame, FivesView
 from domino_env.rules.line import lead_rank
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 from domino_env.search.beliefs import _allocate, _HistoryTally, _SeatHistory, register_beliefs
@@ -105,9 +105,12 @@ def rebuild_fives(view: FivesView, deal: Deal, rng: np.random.Generator) -> Five
 
     The world plays this hand to its end whatever the match target (the search values a move by the
     hand's margin); ``rng`` is the world's generator."""
-    cfg = view.config
-    one_hand = replace(cfg, target_score=None, exact_target=None if cfg.is_all_fives else False)
-    return _replayed(FivesGame(one_hand, rng, deal=deal), view)
+    return _replayed(FivesGame(one_hand_rules(view.config), rng, deal=deal), view)
+
+
+def one_hand_rules(config: FivesConfig) -> FivesConfig:
+    """``config`` playing one hand alone, whatever the match target: the search's worlds' rules."""
+    return replace(config, target_score=None, exact_target=None if config.is_all_fives else False)
 
 
 def rebuild_fives_match(view: FivesView, deal: Deal, rng: np.random.Generator) -> FivesGame:

@@ -19,18 +19,18 @@ import numpy as np
 from domino_env.bots.batched import BatchedFivesGreedy
 from domino_env.rules.fives import FivesConfig, FivesView
 from domino_env.rules.tiles import DOUBLE_SIX
-from domino_env.search.fives_beliefs import Deal
+from domino_env.search.fives_beliefs import Deal, one_hand_rules
 from domino_env.vector.fives import VectorFivesGame
 
 NUM_TILES = DOUBLE_SIX.num_tiles
 
 
 class FivesRollouts:
-    """The batched engine and greedy of one rule set, the hand played alone (``target_score=None``)
-    as in the search's worlds (``fives_beliefs.rebuild_fives``)."""
+    """The batched engine and greedy of one rule set, the hand played alone as in the search's
+    worlds (``fives_beliefs.one_hand_rules``)."""
 
     def __init__(self, config: FivesConfig):
-        one_hand = replace(config, target_score=None, exact_target=None if config.is_all_fives else False)
+        one_hand = one_hand_rules(config)
         self.options = asdict(one_hand)
         # A later hand of the match is led freely by the leader the view names, whatever the lead rule.
         free_lead = replace(one_hand, lead_rule="lot_any") if one_hand.lead_rule else one_hand

@@ -17,7 +17,6 @@ import pytest
 
 from domino_env.bots.fives import FivesSearchAgent, GreedyFivesAgent
 from domino_env.rules.fives import FivesConfig, FivesGame
-from domino_env.search.fives_beliefs import rebuild_fives, sample_fives_deal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bots"))
 from test_batched_fives_greedy import SHAPES  # noqa: E402  (the batched greedy's rule sets)
@@ -29,16 +28,7 @@ class ReferenceSearch(FivesSearchAgent):
     """The search with its rollouts played move by move on engine clones of each world, the worlds
     drawn from the generator as the batched path draws them."""
 
-    def values(self, view, candidates: list[int], worlds: int, rng: np.random.Generator) -> np.ndarray:
-        side = view.config.side_of(view.seat)
-        values = np.zeros((worlds, len(candidates)))
-        for w in range(worlds):
-            world = rebuild_fives(view, sample_fives_deal(view, rng), rng)
-            for i, move in enumerate(candidates):
-                game = world.clone()
-                game.apply(move)
-                values[w, i] = self.evaluate(game, side, rng)
-        return values
+    values = FivesSearchAgent.clone_values
 
 
 @pytest.mark.parametrize("options", SHAPES.values(), ids=SHAPES.keys())
