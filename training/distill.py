@@ -16,7 +16,8 @@ over the sampled worlds plus its prior bonus, divided by ``T`` points): a move n
 best keeps nearly as much weight. The actor is then fine-tuned on them: cross-entropy on the targets
 plus ``--kl-coef`` times the KL divergence from the policy it started as; the critic is kept. Game
 ``g`` is dealt from ``(seed, g)`` and its moves drawn from ``(seed, g, k)``, so the labels do not
-depend on ``--workers``.
+depend on ``--workers``; games are played in lockstep, the teacher answering many games' decisions
+in one batch (the search's batched rollouts), which does not change them either.
 """
 
 from __future__ import annotations
@@ -32,10 +33,13 @@ from typing import Any
 import numpy as np
 import torch
 
+from domino_env.bots.base import act_batch
 from domino_env.evaluation import AgentSpec, GameSetup, build_agents
 from domino_env_training.agent import PolicyAgent
 from domino_env_training.checkpoint_bot import CheckpointAgent
 from domino_env_training.checkpoints import CheckpointError, load_checkpoint, save_checkpoint
+
+LOCKSTEP_GAMES = 64  # games labelled together (``label_games``): the teacher's batch of decisions
 
 
 @dataclass
@@ -62,56 +66,67 @@ def game_setup(checkpoint: str | Path) -> GameSetup:
     return GameSetup(game.name, dict(game.options))
 
 
-def soft_target(expert: Any, view: Any, rng: np.random.Generator, num_actions: int, temperature: float
-                ) -> tuple[int, np.ndarray]:
-    """The search's move at ``view`` and the softmax of its candidates' scores over ``temperature``."""
-    (decision,) = expert.searched([view], [rng])
-    target = np.zeros(num_actions, np.float32)
-    if isinstance(decision, int):
-        target[decision] = 1.0
-        return decision, target
-    scores = decision.values.mean(axis=0) + decision.prior
-    weights = np.exp((scores - scores.max()) / temperature)
-    target[decision.candidates] = weights / weights.sum()
-    return expert.best(decision), target
+def soft_targets(expert: Any, views: list[Any], rngs: list[np.random.Generator], num_actions: int,
+                 temperature: float) -> tuple[list[int], np.ndarray]:
+    """The search's move at each view and the softmax of its candidates' scores over ``temperature``."""
+    moves, targets = [], np.zeros((len(views), num_actions), np.float32)
+    for row, decision in enumerate(expert.searched(views, rngs)):
+        if isinstance(decision, int):
+            moves.append(decision)
+            targets[row, decision] = 1.0
+            continue
+        scores = decision.values.mean(axis=0) + decision.prior
+        weights = np.exp((scores - scores.max()) / temperature)
+        targets[row, decision.candidates] = weights / weights.sum()
+        moves.append(expert.best(decision))
+    return moves, targets
 
 
 def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int, teacher_share: float,
                 temperature: float | None = None) -> Labels:
-    """Play ``games`` (module docstring) and label every decision of two moves or more."""
+    """Play ``games`` (module docstring) and label every decision of two moves or more. Up to
+    ``LOCKSTEP_GAMES`` games are played together, the teacher answering all their decisions in one
+    batch (``act_batch``, the search's batched rollouts); a game's labels are those it gets alone."""
     setup = game_setup(checkpoint)
     student = CheckpointAgent(setup.game, checkpoint)
     (expert,) = build_agents(setup, [AgentSpec.parse(teacher)])
     if temperature is not None and not hasattr(expert, "searched"):
-        raise ValueError(f"--temperature needs a teacher with scores per move (the line games' search), "
-                         f"got {teacher!r}")
+        raise ValueError(f"--temperature needs a teacher with scores per move (the search), got {teacher!r}")
     num_actions = student.policy.num_actions
     obs, masks, actions, targets, agrees = [], [], [], [], []
-    for g in games:
-        engine = setup.new_engine(np.random.default_rng([seed, g]))
-        teacher_plays = np.random.default_rng([seed, g, 1 << 30]).random() < teacher_share
-        move_number = 0
-        while not engine.is_terminal:
-            view = engine.view(engine.current_player)
-            observation, mask = student.encode(view)
-            if mask.sum() < 2:
-                move = int(np.argmax(mask))
-            else:
-                rng = np.random.default_rng([seed, g, move_number])
+    for start in range(games.start, games.stop, LOCKSTEP_GAMES):
+        chunk = range(start, min(start + LOCKSTEP_GAMES, games.stop))
+        engines = {g: setup.new_engine(np.random.default_rng([seed, g])) for g in chunk}
+        teacher_plays = {g: np.random.default_rng([seed, g, 1 << 30]).random() < teacher_share for g in chunk}
+        move_number = dict.fromkeys(chunk, 0)
+        labelled: list[tuple[int, int, np.ndarray, np.ndarray, int, np.ndarray, bool]] = []
+        while live := [g for g in chunk if not engines[g].is_terminal]:
+            views = [engines[g].view(engines[g].current_player) for g in live]
+            encoded = [student.encode(view) for view in views]
+            moves = [int(np.argmax(mask)) for _obs, mask in encoded]  # forced moves
+            deciding = [i for i, (_obs, mask) in enumerate(encoded) if mask.sum() >= 2]
+            if deciding:
+                asked = [views[i] for i in deciding]
+                rngs = [np.random.default_rng([seed, live[i], move_number[live[i]]]) for i in deciding]
                 if temperature is None:
-                    label = expert.act(view, rng)
-                    target = np.eye(num_actions, dtype=np.float32)[label]
+                    labels = act_batch(expert, asked, rngs)
+                    wanted = np.eye(num_actions, dtype=np.float32)[labels]
                 else:
-                    label, target = soft_target(expert, view, rng, num_actions, temperature)
-                own = student.act(view, rng)  # greedy: the most probable legal move
-                obs.append(observation)
-                masks.append(mask.astype(bool))
-                actions.append(label)
-                targets.append(target)
-                agrees.append(label == own)
-                move = label if teacher_plays else own
-            engine.apply(move)
-            move_number += 1
+                    labels, wanted = soft_targets(expert, asked, rngs, num_actions, temperature)
+                own = student.act_batch(asked, rngs)  # greedy: the most probable legal move
+                for i, label, target, mine in zip(deciding, labels, wanted, own, strict=True):
+                    g = live[i]
+                    labelled.append((g, move_number[g], *encoded[i], label, target, label == mine))
+                    moves[i] = label if teacher_plays[g] else mine
+            for g, move in zip(live, moves, strict=True):
+                engines[g].apply(move)
+                move_number[g] += 1
+        for _g, _k, observation, mask, label, target, agree in sorted(labelled, key=lambda r: r[:2]):
+            obs.append(observation)
+            masks.append(mask.astype(bool))
+            actions.append(label)
+            targets.append(target)
+            agrees.append(agree)
     width = student.policy.model.obs_dim
     return Labels(np.array(obs, np.float32).reshape(-1, width),
                   np.array(masks, bool).reshape(-1, num_actions), np.array(actions, np.int64),

@@ -28,7 +28,8 @@ from domino_env.rules.fives import (
     tile_points,
 )
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
-from domino_env.search.fives_beliefs import sample_fives_deal, sample_fives_world, table_mask
+from domino_env.search.fives_beliefs import Deal, rebuild_fives, sample_fives_deal, table_mask
+from domino_env.search.line_rollouts import Decision
 from domino_env.search.line_solver import margin
 
 if TYPE_CHECKING:
@@ -221,28 +222,15 @@ class FivesSearchAgent:
             per_side[cfg.side_of(s)] = points[s]  # partners are credited alike
         return margin(tuple(per_side), side)
 
-    def values(self, view: FivesView, candidates: list[int], worlds: int, rng: np.random.Generator
-               ) -> np.ndarray:
-        """``values[w, i]``: the side's hand margin after ``candidates[i]`` in sampled world ``w``.
-        Greedy rollouts run on the batched engine (``search.fives_rollouts``), one row per world and
-        candidate; ``"fast"`` ones on engine clones."""
-        if self.rollout == "greedy":
-            from domino_env.search.fives_rollouts import FivesRollouts  # it imports this module's greedy
-
-            if view.config not in self._batched:
-                self._batched[view.config] = FivesRollouts(view.config)
-            deals = [sample_fives_deal(view, rng) for _ in range(worlds)]
-            return self._batched[view.config].margins(view, deals, candidates)
-        return self.clone_values(view, candidates, worlds, rng)
-
-    def clone_values(self, view: FivesView, candidates: list[int], worlds: int, rng: np.random.Generator
+    def clone_values(self, view: FivesView, candidates: list[int], deals: list[Deal], rng: np.random.Generator
                      ) -> np.ndarray:
-        """``values`` with every rollout played move by move on an engine clone of its world (the
+        """``values[w, i]``: the side's hand margin after ``candidates[i]`` in the world dealt
+        ``deals[w]``, every rollout played move by move on an engine clone of its world (the
         ``"fast"`` rollouts' path, and the reference the batched greedy rollouts are tested against)."""
         side = view.config.side_of(view.seat)
-        values = np.zeros((worlds, len(candidates)))
-        for w in range(worlds):
-            world = sample_fives_world(view, rng)
+        values = np.zeros((len(deals), len(candidates)))
+        for w, deal in enumerate(deals):
+            world = rebuild_fives(view, deal, rng)
             for i, a in enumerate(candidates):
                 game = world.clone()
                 game.apply(a)
@@ -250,16 +238,62 @@ class FivesSearchAgent:
         return values
 
     def act(self, view: FivesView, rng: np.random.Generator) -> int:
-        candidates = self.candidates(view)
-        if len(candidates) == 1:
-            return candidates[0]
-        worlds = max(2, self.budget // len(candidates))
-        values = self.values(view, candidates, worlds, rng)
-        gains = values - values[:, :1]
+        return self.act_batch([view], [rng])[0]
+
+    def act_batch(self, views: list[FivesView], rngs: list[np.random.Generator]) -> list[int]:
+        """``act`` for many views: each view draws its worlds from its own generator, as ``act`` does,
+        and the greedy rollouts of all of them run on one batched engine (``margins_many``)."""
+        return [d if isinstance(d, int) else self.best(d) for d in self.searched(views, rngs)]
+
+    def searched(self, views: list[FivesView], rngs: list[np.random.Generator]) -> list[int | Decision]:
+        """Each view's forced move, or its decision with the margin of every candidate in every world
+        (``values[w, i]``; what ``best`` chooses from, a teacher's scores for distillation). Greedy
+        rollouts run on the batched engine (``search.fives_rollouts``), one row per world and
+        candidate of every decision; ``"fast"`` ones on engine clones (``clone_values``)."""
+        decisions: list[int | Decision] = []
+        for view, rng in zip(views, rngs, strict=True):
+            candidates = self.candidates(view)
+            if len(candidates) == 1:
+                decisions.append(candidates[0])
+                continue
+            worlds = max(2, self.budget // len(candidates))
+            decision = Decision(view, candidates, view.config.side_of(view.seat),
+                                np.zeros((worlds, len(candidates))), np.zeros(len(candidates)),
+                                worlds=[sample_fives_deal(view, rng) for _ in range(worlds)])
+            if self.rollout == "fast":
+                decision.values = self.clone_values(view, candidates, decision.worlds, rng)
+            decisions.append(decision)
+        if self.rollout == "greedy":
+            self.roll_out([d for d in decisions if isinstance(d, Decision)])
+        return decisions
+
+    def roll_out(self, decisions: list[Decision]) -> None:
+        """Fill in the decisions' values with greedy rollouts, all of one rule set on one batched
+        engine (``FivesRollouts.margins_many``)."""
+        for config in {d.view.config for d in decisions}:
+            same = [d for d in decisions if d.view.config == config]
+            margins = self.rollouts_of(config).margins_many([(d.view, d.worlds, d.candidates) for d in same])
+            for decision, values in zip(same, margins, strict=True):
+                decision.values = values
+
+    def rollouts_of(self, config: FivesConfig) -> FivesRollouts:
+        """The batched greedy rollouts of ``config``'s worlds, kept for the agent's life."""
+        if config not in self._batched:
+            from domino_env.search.fives_rollouts import FivesRollouts  # it imports this module's greedy
+
+            self._batched[config] = FivesRollouts(config)
+        return self._batched[config]
+
+    @staticmethod
+    def best(decision: Decision) -> int:
+        """The move whose gain over greedy's choice (the first candidate) in the same worlds is best by
+        its mean less one standard error, when that is positive; else greedy's choice."""
+        gains = decision.values - decision.values[:, :1]
+        worlds = len(gains)
         mean = gains.mean(axis=0)
         error = gains.std(axis=0, ddof=1) / np.sqrt(worlds)
         best = int(np.argmax(mean - error))
-        return candidates[best] if mean[best] > error[best] else candidates[0]
+        return decision.candidates[best] if mean[best] > error[best] else decision.candidates[0]
 
 
 register_bot("fives", "greedy")(GreedyFivesAgent)

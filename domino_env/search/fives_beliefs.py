@@ -132,9 +132,4 @@ def _replayed(game: FivesGame, view: FivesView) -> FivesGame:
     return game
 
 
-def sample_fives_world(view: FivesView, rng: np.random.Generator) -> FivesGame:
-    """``rebuild_fives(view, sample_fives_deal(view, rng), rng)``: one world drawn from the seat's beliefs."""
-    return rebuild_fives(view, sample_fives_deal(view, rng), rng)
-
-
 register_beliefs(FivesView, sample_fives_deal, rebuild_fives_match)

@@ -45,31 +45,75 @@ class FivesRollouts:
         """``values[w, i]``: the hand margin of ``view``'s side (its points in the whole hand less the
         mean of the other sides', as ``FivesSearchAgent.evaluate`` counts) when ``candidates[i]`` is
         played in the world dealt ``deals[w]`` and greedy plays every seat to the hand's end."""
-        worlds, moves = len(deals), len(candidates)
-        engine = self._engine(worlds * moves, later_hand=view.hand_index > 0)
-        order = np.array([self._permutation(deal) for deal in deals]).repeat(moves, axis=0)
-        self._deals = order, np.full(len(order), view.leader)
-        engine.reset()
-        points = np.zeros((len(order), view.config.num_players))  # each seat's side's, this hand
-        for seat, action, _points, _ends in view.history:
-            _check_turn(engine, seat)
-            points += engine.step(np.full(len(order), action)).rewards
-        _check_turn(engine, view.seat)
-        batch = engine.step(np.tile(np.asarray(candidates), worlds))
-        points += batch.rewards
-        finished = batch.done.copy()
+        return self.margins_many([(view, deals, candidates)])[0]
+
+    def margins_many(self, decisions: list[tuple[FivesView, list[Deal], list[int]]]) -> list[np.ndarray]:
+        """``margins`` of many decisions (a view, its worlds' deals, its candidates) on one engine per
+        kind of hand: every row replays its own view's history, plays its candidate and then greedy's
+        moves, so rows of different decisions are at different points of their hands at each step."""
+        values: list[np.ndarray] = [np.empty(0)] * len(decisions)
+        for later_hand in (False, True):
+            chosen = [d for d, (view, _, _) in enumerate(decisions) if (view.hand_index > 0) == later_hand]
+            if chosen:
+                rolled = self._rolled([decisions[d] for d in chosen], later_hand)
+                for d, v in zip(chosen, rolled, strict=True):
+                    values[d] = v
+        return values
+
+    def _rolled(self, decisions: list[tuple[FivesView, list[Deal], list[int]]], later_hand: bool
+                ) -> list[np.ndarray]:
+        """``margins_many`` of decisions all in the match's first hand, or all in a later one."""
+        script, seats, leaders, order, shapes = [], [], [], [], []
+        for view, deals, candidates in decisions:
+            worlds, moves = len(deals), len(candidates)
+            shapes.append((worlds, moves))
+            moves_of_row = np.tile(np.asarray(candidates), worlds)
+            history = [action for _seat, action, _points, _ends in view.history]
+            script += [np.array(history + [c]) for c in moves_of_row]
+            seats += [np.array([seat for seat, *_ in view.history] + [view.seat])] * len(moves_of_row)
+            leaders += [view.leader] * len(moves_of_row)
+            order += [self._permutation(deal) for deal in deals for _ in range(moves)]
+        rows = len(order)
+        engine = self._engine(_bucket(rows), later_hand)
+        padding = engine.num_envs - rows  # rows beyond the decisions' play greedy on any deal, unread
+        length = np.array([len(s) for s in script] + [0] * padding)
+        steps = length.max()
+        scripted = np.full((engine.num_envs, steps), -1)
+        scripted_seat = np.full((engine.num_envs, steps), -1)
+        for r, (actions, movers) in enumerate(zip(script, seats, strict=True)):
+            scripted[r, :len(actions)], scripted_seat[r, :len(actions)] = actions, movers
+        self._deals = (np.concatenate([np.array(order), np.tile(np.arange(NUM_TILES), (padding, 1))]),
+                       np.array(leaders + [0] * padding))
+        batch = engine.reset()
+        points = np.zeros((engine.num_envs, engine.num_players))  # each seat's side's, this hand
+        finished = np.arange(engine.num_envs) >= rows
+        for t in range(steps):
+            replaying = t < length
+            if not (engine.seat[replaying] == scripted_seat[replaying, t]).all():
+                raise RuntimeError("internal error: a replayed world is not at the view's position")
+            actions = scripted[:, t].copy()
+            free = ~replaying
+            if free.any():
+                actions[free] = self.greedy(batch.obs[free], batch.mask[free])
+            batch = engine.step(actions)
+            points += np.where(finished[:, None], 0.0, batch.rewards)
+            finished |= batch.done & (t + 1 >= length)
         while not finished.all():
             batch = engine.step(self.greedy(batch.obs, batch.mask))
             points += np.where(finished[:, None], 0.0, batch.rewards)
             finished |= batch.done
-        sides = points[:, self.first_seats]  # integers, exact: the margin is the reference's to the bit
-        mine = sides[:, view.config.side_of(view.seat)]
-        values = mine - (sides.sum(axis=1) - mine) / (len(self.first_seats) - 1)
-        return values.reshape(worlds, moves)
+        sides = points[:rows, self.first_seats]  # integers, exact: the margin is the reference's to the bit
+        values, start = [], 0
+        for (view, _deals, _candidates), (worlds, moves) in zip(decisions, shapes, strict=True):
+            side = sides[start:start + worlds * moves]
+            mine = side[:, view.config.side_of(view.seat)]
+            margin = mine - (side.sum(axis=1) - mine) / (len(self.first_seats) - 1)
+            values.append(margin.reshape(worlds, moves))
+            start += worlds * moves
+        return values
 
     def _engine(self, rows: int, later_hand: bool) -> VectorFivesGame:
-        """One engine per row count and kind of hand, built once (a few row counts occur: the
-        budget's worlds times each number of candidates)."""
+        """One engine per row count (``_bucket``) and kind of hand, built once."""
         if (rows, later_hand) not in self._engines:
             options = self.later_options if later_hand else self.options
             self._engines[rows, later_hand] = VectorFivesGame(
@@ -92,7 +136,8 @@ class FivesRollouts:
         return np.array(placed + rest)
 
 
-def _check_turn(engine: VectorFivesGame, seat: int) -> None:
-    """Every replayed world has ``seat`` to move, as the view's history says."""
-    if not (engine.seat == seat).all():
-        raise RuntimeError("internal error: a replayed world is not at the view's position")
+
+def _bucket(rows: int) -> int:
+    """The engine size for ``rows`` rows: a power of two up to 256, then a multiple of 256, so that
+    a few engines serve every batch (the padding is at most a quarter of the rows beyond 1,024)."""
+    return 1 << max(rows - 1, 0).bit_length() if rows <= 256 else -(-rows // 256) * 256

@@ -14,7 +14,7 @@ the view greedy's, so the margins and endgames are the reference path's on the s
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
@@ -41,7 +41,7 @@ class Decision:
     prior: np.ndarray
     endgames: list[Position] = dataclasses.field(default_factory=list)
     cells: list[tuple[int, int]] = dataclasses.field(default_factory=list)
-    worlds: list[tuple[int, ...]] | None = None  # sampled hands, where rolled out in batch
+    worlds: list[Any] | None = None  # sampled hands (Fives: deals), where rolled out in batch
     stocks: list[tuple[int, ...]] | None = None  # and their drawable tiles in order (Draw)
 
     def add(self, world: int, move: int, outcome: float | Position) -> None:

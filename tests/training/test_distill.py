@@ -10,6 +10,7 @@ import torch
 
 from domino_env.evaluation.tasks import baseline_path
 from domino_env.rules.line import LineConfig, LineGame
+from domino_env_training import distill as distill_module
 from domino_env_training.agent import PolicyAgent
 from domino_env_training.checkpoint_bot import CheckpointAgent
 from domino_env_training.checkpoints import load_checkpoint
@@ -53,6 +54,15 @@ def test_labels_do_not_depend_on_how_the_games_are_split() -> None:
         assert np.array_equal(getattr(whole, name), getattr(halves, name))
     other_seed = label_games(BASE, "greedy", range(0, 4), seed=8, teacher_share=0.5)
     assert not np.array_equal(other_seed.obs[:10], whole.obs[:10])
+
+
+def test_labels_do_not_depend_on_how_many_games_play_in_lockstep(monkeypatch) -> None:
+    together = label_games(BASE, "search:budget=16", range(0, 3), seed=9, teacher_share=0.5, temperature=1.0)
+    monkeypatch.setattr(distill_module, "LOCKSTEP_GAMES", 1)  # every game alone: one decision a call
+    alone = label_games(BASE, "search:budget=16", range(0, 3), seed=9, teacher_share=0.5, temperature=1.0)
+    assert len(together.actions) >= 10
+    for name in ("obs", "mask", "actions", "targets", "agrees"):
+        assert np.array_equal(getattr(together, name), getattr(alone, name))
 
 
 def test_fine_tuning_raises_the_teachers_moves_probability() -> None:
