@@ -63,45 +63,45 @@ class FivesRollouts:
     def _rolled(self, decisions: list[tuple[FivesView, list[Deal], list[int]]], later_hand: bool
                 ) -> list[np.ndarray]:
         """``margins_many`` of decisions all in the match's first hand, or all in a later one."""
-        script, seats, leaders, order, shapes = [], [], [], [], []
-        for view, deals, candidates in decisions:
-            worlds, moves = len(deals), len(candidates)
-            shapes.append((worlds, moves))
-            moves_of_row = np.tile(np.asarray(candidates), worlds)
-            history = [action for _seat, action, _points, _ends in view.history]
-            script += [np.array(history + [c]) for c in moves_of_row]
-            seats += [np.array([seat for seat, *_ in view.history] + [view.seat])] * len(moves_of_row)
-            leaders += [view.leader] * len(moves_of_row)
-            order += [self._permutation(deal) for deal in deals for _ in range(moves)]
-        rows = len(order)
+        shapes = [(len(deals), len(candidates)) for _view, deals, candidates in decisions]
+        rows = sum(worlds * moves for worlds, moves in shapes)
         engine = self._engine(_bucket(rows), later_hand)
-        padding = engine.num_envs - rows  # rows beyond the decisions' play greedy on any deal, unread
-        length = np.array([len(s) for s in script] + [0] * padding)
-        steps = length.max()
+        # Row by row: its deal, its leader, and its script (the view's history, then its candidate)
+        # with the seat of each move; rows beyond the decisions' play on any deal, unread.
+        deals = np.tile(np.arange(NUM_TILES), (engine.num_envs, 1))
+        leaders = np.zeros(engine.num_envs, np.int64)
+        length = np.zeros(engine.num_envs, np.int64)
+        steps = max(len(view.history) for view, _deals, _candidates in decisions) + 1
         scripted = np.full((engine.num_envs, steps), -1)
         scripted_seat = np.full((engine.num_envs, steps), -1)
-        for r, (actions, movers) in enumerate(zip(script, seats, strict=True)):
-            scripted[r, :len(actions)], scripted_seat[r, :len(actions)] = actions, movers
-        self._deals = (np.concatenate([np.array(order), np.tile(np.arange(NUM_TILES), (padding, 1))]),
-                       np.array(leaders + [0] * padding))
+        start = 0
+        for (view, world_deals, candidates), (worlds, moves) in zip(decisions, shapes, strict=True):
+            block = slice(start, start + worlds * moves)
+            h = len(view.history)
+            deals[block] = np.repeat([self._permutation(deal) for deal in world_deals], moves, axis=0)
+            leaders[block], length[block] = view.leader, h + 1
+            scripted[block, :h] = [action for _seat, action, _points, _ends in view.history]
+            scripted[block, h] = np.tile(candidates, worlds)
+            scripted_seat[block, :h] = [seat for seat, _action, _points, _ends in view.history]
+            scripted_seat[block, h] = view.seat
+            start = block.stop
+        self._deals = deals, leaders
         batch = engine.reset()
         points = np.zeros((engine.num_envs, engine.num_players))  # each seat's side's, this hand
         finished = np.arange(engine.num_envs) >= rows
-        for t in range(steps):
+        t = 0
+        while not finished.all():
             replaying = t < length
-            if not (engine.seat[replaying] == scripted_seat[replaying, t]).all():
+            if replaying.any() and not (engine.seat[replaying] == scripted_seat[replaying, t]).all():
                 raise RuntimeError("internal error: a replayed world is not at the view's position")
-            actions = scripted[:, t].copy()
-            free = ~replaying
-            if free.any():
-                actions[free] = self.greedy(batch.obs[free], batch.mask[free])
+            actions = np.where(replaying, scripted[:, min(t, steps - 1)], batch.mask.argmax(axis=1))
+            playing = ~replaying & ~finished  # finished rows play any legal move, unread
+            if playing.any():
+                actions[playing] = self.greedy(batch.obs[playing], batch.mask[playing])
             batch = engine.step(actions)
             points += np.where(finished[:, None], 0.0, batch.rewards)
-            finished |= batch.done & (t + 1 >= length)
-        while not finished.all():
-            batch = engine.step(self.greedy(batch.obs, batch.mask))
-            points += np.where(finished[:, None], 0.0, batch.rewards)
-            finished |= batch.done
+            t += 1
+            finished |= batch.done & (t >= length)
         sides = points[:rows, self.first_seats]  # integers, exact: the margin is the reference's to the bit
         values, start = [], 0
         for (view, _deals, _candidates), (worlds, moves) in zip(decisions, shapes, strict=True):
