@@ -5,8 +5,8 @@
 
 The All Fives 2p recipe (docs/results.md, "The Fives games on the CPU"):
 
-1. the config's imitation stage alone (``domino-train`` with a one-second budget, so PPO never
-   starts): the network copies the scripted bot, run ``<name>_copy``, seed ``--seed``;
+1. the config's imitation stage alone (``domino-train --set total_steps=0``): the network copies
+   the scripted bot, run ``<name>_copy``, seed ``--seed``;
 2. round ``k`` of ``--rounds``: ``domino-distill`` from the policy of the round before (the copy
    first), ``--games`` games on ``--workers`` processes, seed ``--distill-seed + k - 1``, half the
    games played by the teacher (DAgger), into ``<name>/round_<k>.pt``;
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1:
         parser.error(f"--rounds must be 1 or more, got {args.rounds}")
 
-    sets = [f"seed={args.seed}", f"name={args.name}_copy", *args.set, "time_budget_s=1"]
+    sets = [f"seed={args.seed}", f"name={args.name}_copy", *args.set, "total_steps=0"]
     copy = load_config(args.config, sets).run_path / CHECKPOINT_NAME
     if not copy.exists():
         overrides = [arg for value in sets for arg in ("--set", value)]

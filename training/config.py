@@ -189,8 +189,9 @@ class Config:
     past ``2**64 - 1`` torch refuses them)"""
     device: str = _field("auto", choices=("auto", "cpu", "cuda"))
     """where the network runs; ``auto`` picks cuda when present"""
-    total_steps: int = _field(1_000_000, ge=1)
-    """engine steps (decisions of all seats in all games) to train for"""
+    total_steps: int = _field(1_000_000, ge=0)
+    """engine steps (decisions of all seats in all games) to train for; 0: the imitation stage alone
+    (``imitation.teacher``), no self-play"""
     time_budget_s: float = _field(0.0, ge=0.0)
     """stop (and checkpoint) after this many seconds of training (0 = no limit)"""
     eval_interval: int = _field(10, ge=1)
@@ -344,6 +345,9 @@ def _validate(config: Config, rules: Any) -> None:
                 f"pool.scripted: unknown opponent {name!r} for {config.game.name}; known: {list(known)}"
             )
     teacher = config.imitation.teacher
+    if config.total_steps == 0 and not teacher:
+        raise ConfigError("total_steps: 0 trains only the imitation stage, and imitation.teacher is empty; "
+                          "name a teacher or train for 1 step or more")
     if teacher and teacher not in known:
         raise ConfigError(
             f"imitation.teacher: unknown teacher {teacher!r} for {config.game.name}; known: {list(known)}"

@@ -371,9 +371,11 @@ def make_setup(config: Config, make_game: GameFactory | None, *, resume: bool, o
     make_game = make_game or game_factory(config.game, device)
     probe = make_game(1, config.seed)
     sides = seat_sides(config.game)
-    num_iterations = max(1, config.total_steps // (config.ppo.num_envs * config.ppo.num_steps))
+    rollout_steps = config.ppo.num_envs * config.ppo.num_steps
+    # At least one iteration; none at total_steps=0, the imitation stage alone.
+    num_iterations = max(1, config.total_steps // rollout_steps) if config.total_steps else 0
     harness_period = config.eval_interval * config.harness_every
-    if config.harness_every and harness_period > num_iterations:
+    if config.harness_every and num_iterations and harness_period > num_iterations:
         warnings.warn(f"harness_every={config.harness_every} counts evaluations, each eval_interval="
                       f"{config.eval_interval} iterations apart: one harness evaluation every "
                       f"{harness_period} iterations, more than the run's {num_iterations}, so it plays "

@@ -72,6 +72,8 @@ def test_round_trip_through_a_plain_dict():
         ({"imitation": {"teacher": "heuristic"}},
          "imitation.teacher: unknown teacher 'heuristic' for dominoes"),
         ({"imitation": {"epochs": 0}}, "imitation.epochs: must be >= 1"),
+        ({"total_steps": 0}, "total_steps: 0 trains only the imitation stage, and imitation.teacher is"),
+        ({"total_steps": -1}, "total_steps: must be >= 0"),
     ],
 )
 def test_invalid_configs_fail_with_a_message_naming_the_field(data, message):
