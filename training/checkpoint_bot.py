@@ -100,7 +100,11 @@ class CheckpointAgent:
         (``greedy=False``) answers view by view."""
         if not self.greedy:
             return [self.act(view, rng) for view, rng in zip(views, rngs, strict=True)]
-        encoded = [self.encode(view) for view in views]
+        return self.most_probable([self.encode(view) for view in views])
+
+    def most_probable(self, encoded: list[tuple[np.ndarray, np.ndarray]]) -> list[int]:
+        """The most probable legal action of each ``encode``d view, in one forward pass (what
+        ``act_batch`` plays greedily; ``domino-distill`` passes the observations it already holds)."""
         obs = torch.from_numpy(np.stack([o for o, _m in encoded]))
         legal = np.stack([m for _o, m in encoded]).astype(bool)
         with torch.no_grad(), one_thread():  # numpy's BLAS would spread a batch over busy cores

@@ -113,7 +113,7 @@ def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int, t
                     wanted = np.eye(num_actions, dtype=np.float32)[labels]
                 else:
                     labels, wanted = soft_targets(expert, asked, rngs, num_actions, temperature)
-                own = student.act_batch(asked, rngs)  # greedy: the most probable legal move
+                own = student.most_probable([encoded[i] for i in deciding])  # the student's greedy move
                 for i, label, target, mine in zip(deciding, labels, wanted, own, strict=True):
                     g = live[i]
                     labelled.append((g, move_number[g], *encoded[i], label, target, label == mine))
