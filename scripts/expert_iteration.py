@@ -9,7 +9,8 @@ The All Fives 2p recipe (docs/results.md, "The Fives games on the CPU"):
    the scripted bot, run ``<name>_copy``, seed ``--seed``;
 2. round ``k`` of ``--rounds``: ``domino-distill`` from the policy of the round before (the copy
    first), ``--games`` games on ``--workers`` processes, seed ``--distill-seed + k - 1``, half the
-   games played by the teacher (DAgger), into ``<name>/round_<k>.pt``;
+   games played by the teacher (DAgger), into ``<name>/round_<k>.pt``, its labels kept in
+   ``<name>/labels_<k>.npz`` (``domino-distill --load-labels`` fine-tunes on them again);
 3. the last round is also ``<name>/last.pt``, where the ladder and ``scripts/export_baseline.py``
    read a run.
 
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, required=True, help="games labelled a round")
     parser.add_argument("--distill-seed", type=int, required=True, help="round k's seed is this plus k - 1")
     parser.add_argument("--temperature", type=float, default=None, help="domino-distill --temperature")
+    parser.add_argument("--soften", default="mean", help="domino-distill --soften")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                         help="domino-train override for the copy (repeatable)")
@@ -64,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         if not out.exists():
             command = DISTILL + ["--checkpoint", str(policy), "--teacher", args.teacher,
                                  "--games", str(args.games), "--seed", str(args.distill_seed + k - 1),
-                                 "--workers", str(args.workers), "--out", str(out)]
+                                 "--workers", str(args.workers), "--soften", args.soften,
+                                 "--save-labels", str(folder / f"labels_{k}.npz"), "--out", str(out)]
             if args.temperature is not None:
                 command += ["--temperature", str(args.temperature)]
             subprocess.run(command, check=True)

@@ -285,15 +285,19 @@ class FivesSearchAgent:
         return self._batched[config]
 
     @staticmethod
-    def best(decision: Decision) -> int:
-        """The move whose gain over greedy's choice (the first candidate) in the same worlds is best by
-        its mean less one standard error, when that is positive; else greedy's choice."""
+    def scores(decision: Decision) -> np.ndarray:
+        """Each candidate's gain over greedy's choice (the first candidate) in the same worlds, its
+        mean less one standard error; greedy's choice scores 0. ``best`` plays the highest, so
+        greedy's choice stands unless another move is better by more than one standard error."""
         gains = decision.values - decision.values[:, :1]
-        worlds = len(gains)
-        mean = gains.mean(axis=0)
-        error = gains.std(axis=0, ddof=1) / np.sqrt(worlds)
-        best = int(np.argmax(mean - error))
-        return decision.candidates[best] if mean[best] > error[best] else decision.candidates[0]
+        scores = gains.mean(axis=0) - gains.std(axis=0, ddof=1) / np.sqrt(len(gains))  # two worlds or more
+        scores[0] = 0.0
+        return scores
+
+    @classmethod
+    def best(cls, decision: Decision) -> int:
+        """The candidate of the highest ``scores``; equal scores go to the first (greedy's choice)."""
+        return decision.candidates[int(np.argmax(cls.scores(decision)))]
 
 
 register_bot("fives", "greedy")(GreedyFivesAgent)

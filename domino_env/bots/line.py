@@ -277,6 +277,11 @@ class LineSearchAgent:
         return hands, stocks
 
     @staticmethod
+    def scores(decision: Decision) -> np.ndarray:
+        """Each candidate's mean margin plus its prior bonus: what ``best`` maximizes."""
+        return decision.values.mean(axis=0) + decision.prior
+
+    @staticmethod
     def best(decision: Decision) -> int:
         """The candidate of the best total margin plus its prior bonus in every world; equal totals go
         to the first (the preferred move)."""

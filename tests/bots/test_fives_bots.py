@@ -13,6 +13,7 @@ from domino_env.bots.fives import FivesSearchAgent, FivesWeights, GreedyFivesAge
 from domino_env.rules.fives import FivesConfig, FivesGame, Layout, count_points
 from domino_env.rules.tiles import DOUBLE_SIX
 from domino_env.search.fives_beliefs import rebuild_fives, sample_fives_deal, table_mask
+from domino_env.search.line_rollouts import Decision
 from domino_env.search.line_solver import margin
 
 SHAPES = [
@@ -168,6 +169,23 @@ def test_sampled_deals_are_consistent_with_the_view() -> None:
                             assert world.hands[s] & DOUBLE_SIX.suit_mask[v] == 0
                             checked_passes += 1
     assert checked_passes > 50
+
+
+def test_search_keeps_greedys_move_unless_another_gains_more_than_one_standard_error() -> None:
+    """``best`` plays the candidate of the highest ``scores``: its mean gain over greedy's move (the
+    first candidate) in the same worlds less one standard error; greedy's move scores 0."""
+    greedy_margins = np.array([0.0, 10.0, -4.0, 6.0])
+    decision = Decision(None, [7, 8, 9], 0, np.column_stack([
+        greedy_margins,
+        greedy_margins + [1.0, 1.0, 1.0, 1.0],  # +1 in every world: no error, it wins
+        greedy_margins + [14.0, -8.0, 14.0, -8.0],  # +3 on average, but noisy: it loses
+    ]), np.zeros(3))
+    scores = FivesSearchAgent.scores(decision)
+    assert scores[0] == 0.0 and scores[1] == 1.0
+    assert scores[2] == pytest.approx(3.0 - np.std([14, -8, 14, -8], ddof=1) / 2)
+    assert FivesSearchAgent.best(decision) == 8
+    decision.values[:, 1] = decision.values[:, 0] - 1.0  # now worse everywhere: greedy's move stands
+    assert FivesSearchAgent.best(decision) == 7
 
 
 def test_sampler_refuses_a_finished_match() -> None:

@@ -42,6 +42,7 @@ def test_each_round_distills_into_the_policy_of_the_round_before(tmp_path: Path)
     assert rounds[1]["distillation"]["from"] == str(tmp_path / "ei" / "round_1.pt")
     assert [r["distillation"]["seed"] for r in rounds] == [40, 41]
     assert all(r["distillation"]["teacher"] == "greedy" and r["distillation"]["games"] == 2 for r in rounds)
+    assert all((tmp_path / "ei" / f"labels_{k}.npz").exists() for k in (1, 2))  # kept to fine-tune again
     weight = "actor.0.weight"
     assert not torch.equal(copy["model"][weight], rounds[0]["model"][weight])  # fine-tuned
     assert torch.equal(last["model"][weight], rounds[1]["model"][weight])
