@@ -5,24 +5,24 @@
         --teacher "search:budget=100,network=domino_env/baselines/Block2p.pt,prior_weight=1" \\
         --games 15000 --seed 1001 --workers 2 --out runs/block_2p_distilled.pt
 
-The second half of expert iteration (Anthony et al. 2017): the search improves on the network, and
-the network learns the search's moves, so that one forward pass plays what took a search. Positions
-come from games on the rules engines (the search reads seat views, which the batched engines do not
-build), played by the teacher in a share of the games (``--teacher-share``) and by the network in the
-rest, so that the positions its own play leads to are labelled too (DAgger, Ross et al. 2011). Every
-decision with two legal moves or more is labelled with the teacher's move, or, with
-``--temperature T`` and a search teacher, with the softmax of its scores divided by ``T`` points: a
-move nearly as good as the best keeps nearly as much weight. ``--soften mean`` takes each candidate's
-mean margin over the sampled worlds plus its prior bonus; ``--soften move`` the score the search's own
-move maximizes (``scores``: the same for the line games; in the Fives games the gain over ``greedy``'s
-move less one standard error, so the targets peak on the search's move). ``--save-labels`` writes the
-labelled decisions with both scores, and ``--load-labels`` fine-tunes on such a file instead of
-playing, so that the fine-tune's settings can be compared on one collection. The actor is then
-fine-tuned on the targets: cross-entropy on them plus ``--kl-coef`` times the KL divergence from the
-policy it started as; the critic is kept. Game ``g`` is dealt from ``(seed, g)`` and its moves drawn
-from ``(seed, g, k)``, so the labels do not depend on ``--workers``; games are played in lockstep, the
-teacher answering many games' decisions in one batch (the search's batched rollouts), which does not
-change them either.
+The second half of expert iteration (Anthony et al. 2017): the search improves on the network, and the
+network learns the search's moves, so that one forward pass plays what took a search. Positions come
+from games on the rules engines (the search reads seat views, which the batched engines do not build),
+played by the teacher in a share of the games (``--teacher-share``) and by the network in the rest, so
+that the positions its own play leads to are labelled too (DAgger, Ross et al. 2011). Every decision
+with two legal moves or more is labelled with the teacher's move, or, with ``--temperature T`` and a
+search teacher, with the softmax of its scores divided by ``T`` points: a move nearly as good as the
+best keeps nearly as much weight. ``--soften mean`` takes each candidate's mean margin over the sampled
+worlds plus its prior bonus; ``--soften move`` the score the search's own move maximizes (``scores``:
+the same for the line games; in the Fives games the gain over ``greedy``'s move less one standard error,
+so the targets peak on the search's move). ``--save-labels`` writes the labelled decisions with both
+scores, and ``--load-labels`` fine-tunes on such files (several are joined: the rounds of DAgger
+aggregated) instead of playing, so that the fine-tune's settings can be compared on one collection. The
+actor is then fine-tuned on the targets: cross-entropy on them plus ``--kl-coef`` times the KL
+divergence from the policy it started as; the critic is kept. Game ``g`` is dealt from ``(seed, g)`` and
+its moves drawn from ``(seed, g, k)``, so the labels do not depend on ``--workers``; games are played in
+lockstep, the teacher answering many games' decisions in one batch (the search's batched rollouts),
+which does not change them either.
 """
 
 from __future__ import annotations
@@ -95,6 +95,18 @@ class Labels:
                 raise ValueError(f"{path} is not a labels file of domino-distill --save-labels: "
                                  f"it lacks {', '.join(missing)}")
             return Labels(*(data[f] for f in Labels.FIELDS)), json.loads(str(data["about"]))
+
+    @staticmethod
+    def load_many(paths: list[str | Path]) -> tuple[Labels, dict[str, Any]]:
+        """Several collections as one (DAgger's aggregate of rounds): one file's ``about`` as it is,
+        several files' as ``collections``, with their teachers and whether all were scored."""
+        loaded = [Labels.load(path) for path in paths]
+        if len(loaded) == 1:
+            return loaded[0]
+        abouts = [about for _labels, about in loaded]
+        return Labels.join([labels for labels, _about in loaded]), {
+            "teacher": ", ".join(dict.fromkeys(a["teacher"] for a in abouts)),
+            "scored": all(a["scored"] for a in abouts), "collections": abouts}
 
 
 def game_setup(checkpoint: str | Path) -> GameSetup:
@@ -290,8 +302,9 @@ def main(argv: list[str] | None = None) -> int:
                              "search's own move maximizes")
     parser.add_argument("--workers", type=_positive, default=1)
     parser.add_argument("--save-labels", type=_labels_file, help="also write the labels to this .npz file")
-    parser.add_argument("--load-labels", type=_labels_file,
-                        help="fine-tune on labels written by --save-labels instead of playing games")
+    parser.add_argument("--load-labels", type=_labels_file, nargs="+",
+                        help="fine-tune on labels written by --save-labels (one file or several, joined) "
+                             "instead of playing games")
     parser.add_argument("--out", required=True, help="where to write the fine-tuned checkpoint")
     args = parser.parse_args(argv)
     if args.load_labels is not None and (args.teacher, args.games, args.save_labels) != (None, None, None):
@@ -302,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     try:
         if args.load_labels is not None:
-            labels, about = Labels.load(args.load_labels)
+            labels, about = Labels.load_many(args.load_labels)
         else:
             (expert,) = build_agents(game_setup(args.checkpoint), [AgentSpec.parse(args.teacher)])
             about = {"teacher": args.teacher, "games": args.games, "seed": args.seed,

@@ -147,6 +147,22 @@ def test_saved_labels_fine_tune_as_the_labels_collected(tmp_path) -> None:
     assert loaded["distillation"]["labels"] == len(labels.actions)
 
 
+def test_several_label_files_fine_tune_as_one_collection(tmp_path) -> None:
+    files, parts = [], []
+    for seed in (1, 2):
+        parts.append(collect(BASE, "greedy", games=2, seed=seed, teacher_share=0.5))
+        files.append(tmp_path / f"round_{seed}.npz")
+        parts[-1].save(files[-1], {"teacher": "greedy", "games": 2, "seed": seed, "scored": False})
+    joined, about = Labels.load_many(files)
+    for name in Labels.FIELDS:
+        assert np.array_equal(getattr(joined, name), getattr(Labels.join(parts), name))
+    assert about["teacher"] == "greedy" and not about["scored"]
+    assert [a["seed"] for a in about["collections"]] == [1, 2]
+    assert main(["--checkpoint", str(BASE), "--load-labels", *map(str, files), "--epochs", "1",
+                 "--out", str(tmp_path / "joined.pt")]) == 0
+    assert load_checkpoint(tmp_path / "joined.pt")["distillation"]["labels"] == len(joined.actions)
+
+
 def test_labels_of_another_game_or_teacher_or_none_are_refused(tmp_path, capsys) -> None:
     greedy_labels = tmp_path / "greedy.npz"
     collect(BASE, "greedy", games=2, seed=1, teacher_share=0.5).save(greedy_labels, {
