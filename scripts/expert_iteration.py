@@ -1,7 +1,7 @@
 """Copy the scripted bot, then distill the search into the copy round after round, in one command.
 
     python scripts/expert_iteration.py --config all_fives_2p_imitation --seed 89 --name af_ei_s89 \
-        --teacher "search:budget=200" --temperature 3 --rounds 2 --games 12000 --distill-seed 3001
+        --teacher "search:budget=200" --temperature 3 --rounds 4 --games 12000 --distill-seed 3001
 
 The All Fives 2p recipe (docs/results.md, "The Fives games on the CPU"):
 
