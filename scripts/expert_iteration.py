@@ -26,6 +26,7 @@ import sys
 
 from domino_env_training.checkpoints import CHECKPOINT_NAME
 from domino_env_training.config import load_config
+from domino_env_training.distill import SOFTENED
 
 TRAIN = [sys.executable, "-m", "domino_env_training.cli", "--threads", "1", "--no-progress"]
 DISTILL = [sys.executable, "-m", "domino_env_training.distill"]
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, required=True, help="games labelled a round")
     parser.add_argument("--distill-seed", type=int, required=True, help="round k's seed is this plus k - 1")
     parser.add_argument("--temperature", type=float, default=None, help="domino-distill --temperature")
-    parser.add_argument("--soften", default="mean", help="domino-distill --soften")
+    parser.add_argument("--soften", choices=SOFTENED, default="mean", help="domino-distill --soften")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
                         help="domino-train override for the copy (repeatable)")

@@ -131,7 +131,7 @@ def scored(expert: Any, views: list[Any], rngs: list[np.random.Generator], num_a
             moves.append(decision)
             means[row, decision] = rules[row, decision] = 0.0
             continue
-        means[row, decision.candidates] = decision.values.mean(axis=0) + decision.prior
+        means[row, decision.candidates] = decision.mean_scores()
         rules[row, decision.candidates] = expert.scores(decision)
         moves.append(expert.best(decision))
     return moves, means, rules

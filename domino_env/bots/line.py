@@ -279,7 +279,7 @@ class LineSearchAgent:
     @staticmethod
     def scores(decision: Decision) -> np.ndarray:
         """Each candidate's mean margin plus its prior bonus: what ``best`` maximizes."""
-        return decision.values.mean(axis=0) + decision.prior
+        return decision.mean_scores()
 
     @staticmethod
     def best(decision: Decision) -> int:

@@ -44,6 +44,10 @@ class Decision:
     worlds: list[Any] | None = None  # sampled hands (Fives: deals), where rolled out in batch
     stocks: list[tuple[int, ...]] | None = None  # and their drawable tiles in order (Draw)
 
+    def mean_scores(self) -> np.ndarray:
+        """Each candidate's mean margin over the worlds plus its prior bonus."""
+        return self.values.mean(axis=0) + self.prior
+
     def add(self, world: int, move: int, outcome: float | Position) -> None:
         """A candidate's outcome in a world: its margin, or the endgame where it stopped."""
         if isinstance(outcome, tuple):
