@@ -28,8 +28,8 @@ from domino_env.rules.fives import (
     tile_points,
 )
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
+from domino_env.search.decisions import Decision, SearchAgent
 from domino_env.search.fives_beliefs import Deal, rebuild_fives, sample_fives_deal, table_mask
-from domino_env.search.line_rollouts import Decision
 from domino_env.search.line_solver import margin
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ def fast_move(game: FivesGame) -> int:
 ROLLOUTS = ("greedy", "fast")
 
 
-class FivesSearchAgent:
+class FivesSearchAgent(SearchAgent):
     """Determinized search: about ``budget`` rollouts per decision, shared over the legal moves.
 
     Each world is a uniformly random deal consistent with the view (``sample_fives_deal``: hand
@@ -236,14 +236,6 @@ class FivesSearchAgent:
                 game.apply(a)
                 values[w, i] = self.evaluate(game, side, rng)
         return values
-
-    def act(self, view: FivesView, rng: np.random.Generator) -> int:
-        return self.act_batch([view], [rng])[0]
-
-    def act_batch(self, views: list[FivesView], rngs: list[np.random.Generator]) -> list[int]:
-        """``act`` for many views: each view draws its worlds from its own generator, as ``act`` does,
-        and the greedy rollouts of all of them run on one batched engine (``margins_many``)."""
-        return [d if isinstance(d, int) else self.best(d) for d in self.searched(views, rngs)]
 
     def searched(self, views: list[FivesView], rngs: list[np.random.Generator]) -> list[int | Decision]:
         """Each view's forced move, or its decision with the margin of every candidate in every world

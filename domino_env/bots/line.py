@@ -19,9 +19,10 @@ from domino_env.bots.base import register_bot
 from domino_env.rules.line import LineConfig, LineGame, LineView
 from domino_env.rules.tiles import iter_bits
 from domino_env.search.beliefs import sample_line_positions
+from domino_env.search.decisions import Decision, SearchAgent
 from domino_env.search.determinize import sample_world
 from domino_env.search.guidance import SearchGuidance
-from domino_env.search.line_rollouts import Decision, GreedyRollouts
+from domino_env.search.line_rollouts import GreedyRollouts
 from domino_env.search.line_solver import LineSolver, Position, margin
 from domino_env.search.line_solver_compiled import CompiledLineSolver
 from domino_env.search.line_worlds import line_voids, sample_hands
@@ -118,7 +119,7 @@ def solvable(game: LineGame, max_tiles: int) -> bool:
     return game.drawable == 0 and sum(h.bit_count() for h in game.hands) <= max_tiles
 
 
-class LineSearchAgent:
+class LineSearchAgent(SearchAgent):
     """Determinized search: about ``budget`` evaluations per decision, shared over the moves.
 
     Each sampled world is a uniformly random deal consistent with the view (``sample_world``), and
@@ -208,18 +209,11 @@ class LineSearchAgent:
             return self.guidance.ranked(view, legal, lambda a: greedy.get(a, -math.inf))
         return self.guidance.ranked(view, legal)
 
-    def act(self, view: LineView, rng: np.random.Generator) -> int:
-        return self.act_batch([view], [rng])[0]
-
-    def act_batch(self, views: list[LineView], rngs: list[np.random.Generator]) -> list[int]:
-        """``act`` for many views: each view draws its worlds from its own generator, as ``act``
-        does, and then the Block greedy rollouts of all of them run as one batched program and all
-        their endgames are solved in one call (the lockstep evaluation's games, one move each)."""
-        return [d if isinstance(d, int) else self.best(d) for d in self.searched(views, rngs)]
-
     def searched(self, views: list[LineView], rngs: list[np.random.Generator]) -> list[int | Decision]:
         """Each view's forced move, or its decision with the margin of every candidate in every
-        world filled in (what ``act_batch`` chooses from; a teacher's scores for distillation)."""
+        world filled in (what ``act_batch`` chooses from; a teacher's scores for distillation): the
+        Block greedy rollouts of all of them run as one batched program and all their endgames are
+        solved in one call (the lockstep evaluation's games, one move each)."""
         decisions = [self.decision(view, rng) for view, rng in zip(views, rngs, strict=True)]
         searched = [d for d in decisions if isinstance(d, Decision)]
         for config in {d.view.config for d in searched}:

@@ -11,13 +11,25 @@ tiles once someone is about to go out. ``greedy`` scores every legal play by tho
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from domino_env.bots.base import register_bot
 from domino_env.encoders.mexican_train_compact import longest_chain
-from domino_env.rules.mexican_train import DOUBLE_TILE, SUIT, TILES, MexicanTrainGame, MexicanTrainView
+from domino_env.rules.mexican_train import (
+    DOUBLE_TILE,
+    SUIT,
+    TILES,
+    MexicanTrainConfig,
+    MexicanTrainGame,
+    MexicanTrainView,
+)
 from domino_env.rules.tiles import iter_bits
+from domino_env.search.decisions import Decision, SearchAgent
+
+if TYPE_CHECKING:
+    from domino_env.search.mexican_train_rollouts import MexicanTrainRollouts
 
 _DOUBLE = tuple(TILES.low[t] == TILES.high[t] for t in range(TILES.num_tiles))
 
@@ -132,15 +144,17 @@ def sample_world(view: MexicanTrainView, rng: np.random.Generator) -> MexicanTra
     return MexicanTrainGame.at_position(view, hands, order[at:at + view.boneyard_size], rng)
 
 
-class MexicanTrainSearchAgent:
+class MexicanTrainSearchAgent(SearchAgent):
     """Determinized search: about ``budget`` rollouts per decision, shared over the candidate moves.
 
     Each world deals the unseen tiles at random (``sample_world``: a pass's proof of missing numbers
     is not used) and every candidate is played in the *same* worlds (common random numbers). After
-    the move every seat plays greedy to the end of the round; the move with the lowest mean
-    ``round_margin`` is played, ties going to greedy's preference; a forced move is played without
-    search. Candidates are the legal plays (and ``stop`` in an opening run): a draw
-    or a pass is only ever forced.
+    the move every seat plays greedy to the end of the round; the move with the best mean value (minus
+    ``round_margin``) is played, ties going to greedy's preference; a forced move is played without
+    search. Candidates are the legal plays (and ``stop`` in an opening run): a draw or a pass is only
+    ever forced. The rollouts of many decisions run on one batched engine
+    (``search.mexican_train_rollouts``); rules it cannot play (``double_bonus="any"``) roll out on
+    engine clones (``clone_values``), with the same values.
     """
 
     def __init__(self, budget: int = 32):
@@ -148,6 +162,7 @@ class MexicanTrainSearchAgent:
             raise ValueError(f"budget must be at least 1, got {budget}")
         self.budget = budget
         self._greedy = GreedyMexicanTrainAgent()
+        self._batched: dict[MexicanTrainConfig, MexicanTrainRollouts | None] = {}  # per rule set
 
     def candidates(self, view: MexicanTrainView) -> list[int]:
         """The legal moves, greedy's choice first, then by greedy's score (ties: lowest id)."""
@@ -164,18 +179,64 @@ class MexicanTrainSearchAgent:
             game.apply(self._greedy.act(game.view(game.current_player), rng))
         return round_margin(game, view.seat)
 
-    def act(self, view: MexicanTrainView, rng: np.random.Generator) -> int:
-        candidates = self.candidates(view)
-        if len(candidates) == 1:
-            return candidates[0]
-        totals = np.zeros(len(candidates))
-        for _ in range(max(1, self.budget // len(candidates))):
-            world = sample_world(view, rng)
+    def clone_values(self, view: MexicanTrainView, candidates: list[int], worlds: list[MexicanTrainGame],
+                     rng: np.random.Generator) -> np.ndarray:
+        """``values[w, i]``: minus the seat's round margin after ``candidates[i]`` in ``worlds[w]``,
+        every rollout played move by move on a clone (the reference of the batched rollouts)."""
+        values = np.zeros((len(worlds), len(candidates)))
+        for w, world in enumerate(worlds):
             for i, a in enumerate(candidates):
                 game = world.clone()
                 game.apply(a)
-                totals[i] += self.rollout(game, view, rng)
-        return candidates[int(np.argmin(totals))]  # the first of equal totals: greedy's preference
+                values[w, i] = -self.rollout(game, view, rng)
+        return values
+
+    def searched(self, views: list[MexicanTrainView], rngs: list[np.random.Generator]
+                 ) -> list[int | Decision]:
+        """Each view's forced move, or its decision with the value of every candidate in every world
+        (what ``best`` chooses from, a teacher's scores for distillation); the batched rollouts of
+        all the decisions of one rule set run together."""
+        decisions = [self.decision(view, rng) for view, rng in zip(views, rngs, strict=True)]
+        waiting = [d for d in decisions if isinstance(d, Decision) and self.rollouts_of(d.view.config)]
+        for config in {d.view.config for d in waiting}:
+            same = [d for d in waiting if d.view.config == config]
+            values = self.rollouts_of(config).values_many([(d.view, d.worlds, d.candidates) for d in same])
+            for decision, value in zip(same, values, strict=True):
+                decision.values = value
+        return decisions
+
+    def decision(self, view: MexicanTrainView, rng: np.random.Generator) -> int | Decision:
+        """The forced move, or the decision with its worlds drawn (``budget`` rollouts shared by the
+        candidates), valued here on clones when the batched engine does not play the rules."""
+        candidates = self.candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        worlds = [sample_world(view, rng) for _ in range(max(1, self.budget // len(candidates)))]
+        values = np.zeros((len(worlds), len(candidates)))
+        if self.rollouts_of(view.config) is None:
+            values = self.clone_values(view, candidates, worlds, rng)
+        return Decision(view, candidates, view.seat, values, np.zeros(len(candidates)), worlds=worlds)
+
+    def rollouts_of(self, config: MexicanTrainConfig) -> MexicanTrainRollouts | None:
+        """The batched greedy rollouts of ``config``'s worlds (None where the batched engine does not
+        play the rules), kept for the agent's life."""
+        if config not in self._batched:
+            from domino_env.games import MEXICAN_TRAIN
+            from domino_env.search.mexican_train_rollouts import MexicanTrainRollouts  # imports greedy
+
+            playable = MEXICAN_TRAIN.vector_class(config) is not None
+            self._batched[config] = MexicanTrainRollouts(config) if playable else None
+        return self._batched[config]
+
+    @staticmethod
+    def scores(decision: Decision) -> np.ndarray:
+        """Each candidate's mean value over the worlds: what ``best`` maximizes."""
+        return decision.mean_scores()
+
+    @classmethod
+    def best(cls, decision: Decision) -> int:
+        """The candidate of the highest mean value; equal means go to the first (greedy's choice)."""
+        return decision.candidates[int(np.argmax(cls.scores(decision)))]
 
 
 register_bot("mexican_train", "greedy")(GreedyMexicanTrainAgent)

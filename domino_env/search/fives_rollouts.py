@@ -65,7 +65,7 @@ class FivesRollouts:
         """``margins_many`` of decisions all in the match's first hand, or all in a later one."""
         shapes = [(len(deals), len(candidates)) for _view, deals, candidates in decisions]
         rows = sum(worlds * moves for worlds, moves in shapes)
-        engine = self._engine(_bucket(rows), later_hand)
+        engine = self._engine(bucket(rows), later_hand)
         # Row by row: its deal, its leader, and its script (the view's history, then its candidate)
         # with the seat of each move; rows beyond the decisions' play on any deal, unread.
         deals = np.tile(np.arange(NUM_TILES), (engine.num_envs, 1))
@@ -113,7 +113,7 @@ class FivesRollouts:
         return values
 
     def _engine(self, rows: int, later_hand: bool) -> VectorFivesGame:
-        """One engine per row count (``_bucket``) and kind of hand, built once."""
+        """One engine per row count (``bucket``) and kind of hand, built once."""
         if (rows, later_hand) not in self._engines:
             options = self.later_options if later_hand else self.options
             self._engines[rows, later_hand] = VectorFivesGame(
@@ -137,7 +137,7 @@ class FivesRollouts:
 
 
 
-def _bucket(rows: int) -> int:
+def bucket(rows: int) -> int:
     """The engine size for ``rows`` rows: a power of two up to 256, then a multiple of 256, so that
     a few engines serve every batch (the padding is at most a quarter of the rows beyond 1,024)."""
     return 1 << max(rows - 1, 0).bit_length() if rows <= 256 else -(-rows // 256) * 256

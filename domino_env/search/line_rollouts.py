@@ -14,47 +14,18 @@ the view greedy's, so the margins and endgames are the reference path's on the s
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
-from domino_env.rules.line import LineConfig, LineView
-from domino_env.search.line_solver import Position
+from domino_env.rules.line import LineConfig
+from domino_env.search.decisions import Decision
 from domino_env.search.line_solver_compiled import _placed_ends, _round_result, solver_rules
 from domino_env.search.line_worlds import line_voids
 
 if TYPE_CHECKING:
     from domino_env.bots.line import GreedyWeights
-
-
-@dataclasses.dataclass
-class Decision:
-    """One search decision in progress: the candidates' margins per sampled world (``values[w, i]``)
-    where known, the endgames left to solve exactly with their cells ``(w, i)``, and each
-    candidate's prior bonus per world (``SearchGuidance.ranked``)."""
-
-    view: LineView
-    candidates: list[int]
-    side: int
-    values: np.ndarray
-    prior: np.ndarray
-    endgames: list[Position] = dataclasses.field(default_factory=list)
-    cells: list[tuple[int, int]] = dataclasses.field(default_factory=list)
-    worlds: list[Any] | None = None  # sampled hands (Fives: deals), where rolled out in batch
-    stocks: list[tuple[int, ...]] | None = None  # and their drawable tiles in order (Draw)
-
-    def mean_scores(self) -> np.ndarray:
-        """Each candidate's mean margin over the worlds plus its prior bonus."""
-        return self.values.mean(axis=0) + self.prior
-
-    def add(self, world: int, move: int, outcome: float | Position) -> None:
-        """A candidate's outcome in a world: its margin, or the endgame where it stopped."""
-        if isinstance(outcome, tuple):
-            self.endgames.append(outcome)
-            self.cells.append((world, move))
-        else:
-            self.values[world, move] = outcome
 
 
 _PASS, _DRAW = -1, -2  # the moves that are not placements (placement ``2 * tile + side`` as the engine's)

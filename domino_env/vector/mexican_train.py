@@ -26,14 +26,14 @@ pays only when the episode ends, the zero-sum share of ``w_i = 1`` for the seats
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from domino_env.encoders.mexican_train import NUMBERS
-from domino_env.encoders.mexican_train_compact import CHAIN_NODES, CompactMexicanTrainEncoder
+from domino_env.encoders.mexican_train_compact import CHAIN_NODES, CompactMexicanTrainEncoder, known_voids
 from domino_env.games import MEXICAN_TRAIN
 from domino_env.rules.mexican_train import (
     BLANK_SCORINGS,
@@ -43,9 +43,11 @@ from domino_env.rules.mexican_train import (
     SUIT,
     TILE_HIGH,
     TILE_LOW,
+    MexicanTrainGame,
     engine_value,
 )
 from domino_env.rules.rewards import zero_sum
+from domino_env.rules.tiles import iter_bits
 from domino_env.vector.batch import Batch, deal_rows, integer_array, permutations
 from domino_env.vector.line import BatchedMatches, _unpack, _words  # the line engine's bit-set helpers
 
@@ -193,6 +195,20 @@ def _home_plans(hand: list[np.ndarray], home_end: np.ndarray) -> list[list[np.nd
     _write_home_plans(memo, hand[0].view(np.int64), hand[1].view(np.int64), home_end.astype(np.int64),
                       plan.view(np.int64), first.view(np.int64), coverable.view(np.int64))
     return [list(plan.T), list(first.T), [coverable]]
+
+
+_ROW_STATE = (
+    "hands", "hand_actions", "hand_count", "numbers_held", "table", "numbers_out", "order", "ptr", "ends",
+    "double_at", "marked", "started", "self_started", "first_turn_done", "voids", "open_train", "plays",
+    "seat", "nominal_first", "can_draw", "drew", "progress", "in_run", "run_played", "run_double",
+    "no_progress", "round_index", "scores",
+)
+"""Every per-game array of ``VectorMexicanTrainGame``'s state (``set_positions`` copies a row by them)."""
+
+
+def _seat_bits(flags: Iterable[bool]) -> np.uint64:
+    """Per-seat flags as a bit set over seats."""
+    return np.uint64(sum(1 << s for s, flag in enumerate(flags) if flag))
 
 
 class _Actor(NamedTuple):
@@ -452,6 +468,89 @@ class VectorMexicanTrainGame(BatchedMatches):
         self.run_played &= ~starting
         self.run_double &= ~starting
 
+    def _set_hands(self, games: np.ndarray, held: np.ndarray) -> None:
+        """Give ``games`` the hands ``held`` (``(k, n, 128)`` bool per tile), in every form kept."""
+        n = self.num_players
+        self.hands[games] = np.packbits(held, axis=-1, bitorder="little").view(np.uint64)
+        on_slots = np.zeros((len(games), n, 64 * self._mask_words), bool)
+        on_slots[..., : self._draw_action] = np.repeat(held[..., :NUM_TILES], n + 1, axis=-1)
+        self.hand_actions[games] = np.packbits(on_slots, axis=-1, bitorder="little").view(np.uint64)
+        self.hand_count[games] = held.sum(axis=2)
+        self.numbers_held[games] = (held[:, :, :NUM_TILES, None] & _SUIT_TABLE).sum(axis=2)
+
+    def set_positions(self, rows: np.ndarray, games: Sequence[MexicanTrainGame]) -> Batch:
+        """Put the reference engine ``games[i]``, in the middle of a round, into row ``rows[i]`` (the
+        other rows are left as they are) and return the batch of every row, no rewards: a search's
+        sampled worlds (``MexicanTrainGame.at_position``) rolled out here. Every tile on the trains
+        must have been laid by a move of the game's round history (the play order of the doubles is
+        part of the state). The rows then play on exactly as the games would
+        (``tests/vector/test_mexican_train_vector_vs_reference.py``)."""
+        rows = np.asarray(rows, np.int64)
+        if rows.shape != (len(games),) or len(set(rows.tolist())) != len(rows):
+            raise ValueError(f"rows must be {len(games)} distinct row indices, one per game")
+        if ((rows < 0) | (rows >= self.num_envs)).any():
+            raise ValueError(f"rows must lie in 0..{self.num_envs - 1}, got {rows.tolist()}")
+        n = self.num_players
+        first = {id(game): i for i, game in reversed(list(enumerate(games)))}  # a game loads once
+        loaded = sorted(first.values())
+        held = np.zeros((len(loaded), n, 64 * _WORDS), bool)
+        table = np.zeros((len(loaded), 64 * _WORDS), bool)
+        for j, i in enumerate(loaded):
+            game = games[i]
+            if game.config.num_players != n or game.is_terminal:
+                raise ValueError(f"games[{i}] is not a live {n}-player round")
+            for s, hand in enumerate(game.hands):
+                held[j, s, list(iter_bits(hand))] = True
+            table[j, DOUBLE_TILE[game.engine]] = True
+            table[j, [t for train in game.trains for t, _s, _e in train]] = True
+            self._load_turn(rows[i], game)
+        self._set_hands(rows[loaded], held)
+        self.table[rows[loaded]] = np.packbits(table, axis=-1, bitorder="little").view(np.uint64)
+        self.numbers_out[rows[loaded]] = (table[:, :NUM_TILES, None] & _SUIT_TABLE).sum(axis=1)
+        copies = [i for i, game in enumerate(games) if first[id(game)] != i]
+        if copies:  # the same game again: its row's state copied
+            source = rows[[first[id(games[i])] for i in copies]]
+            for name in _ROW_STATE:
+                state = getattr(self, name)
+                state[rows[copies]] = state[source]
+        return self._batch(np.zeros((self.num_envs, n), np.float32), np.zeros(self.num_envs, bool))
+
+    def _load_turn(self, row: int, game: MexicanTrainGame) -> None:
+        """``set_positions``'s per-row state other than the hands and the table: the boneyard, the
+        trains, the markers and the turn."""
+        n, stride = self.num_players, self.num_players + 1
+        # The deal's order: the tiles out of the boneyard, the boneyard ending at the stock's end, then
+        # the engine where it is set aside.
+        aside = [DOUBLE_TILE[game.engine]] if self._set_aside else []
+        rest = [t for t in range(NUM_TILES) if t not in set(game.boneyard) | set(aside)]
+        self.order[row] = rest + list(game.boneyard) + aside
+        self.ptr[row] = len(rest)
+        laid_at = [_NOT_A_DOUBLE] * (n + 1)  # the play count when each train's last tile was laid
+        plays = 0
+        for seat, action in game.history:
+            if action < self._draw_action:
+                plays += 1
+                laid_at[game.train_of(seat, action % stride)] = plays
+        if plays != sum(len(train) for train in game.trains):
+            raise ValueError("a train holds tiles no move of the round's history laid (a scripted position)")
+        for train, laid in enumerate(game.trains):
+            ends_in_double = bool(laid) and _IS_DOUBLE[laid[-1][0]]
+            self.double_at[row, train] = laid_at[train] if ends_in_double else _NOT_A_DOUBLE
+        self.ends[row] = game.ends
+        self.marked[row] = _seat_bits(game.marked)
+        self.started[row] = _seat_bits(bool(train) for train in game.trains[:n])
+        own = [any(s == seat for _t, s, _e in game.trains[seat]) for seat in range(n)]
+        self.self_started[row] = _seat_bits(own)
+        self.first_turn_done[row] = _seat_bits(game.first_turn_done)
+        self.voids[row] = known_voids(game.view(game.current))
+        self.open_train[row] = game.open_doubles[0][0] if game.open_doubles else -1
+        self.plays[row], self.seat[row], self.nominal_first[row] = plays, game.current, game.nominal_first
+        self.can_draw[row], self.drew[row], self.progress[row] = game.can_draw, game.drew, game.progress
+        self.in_run[row], self.run_played[row] = game.in_run, game.run_played
+        self.run_double[row] = game.run_double >= 0
+        self.no_progress[row], self.round_index[row] = game.no_progress, game.round_index
+        self.scores[row] = game.scores
+
     # ----- rounds and matches ----------------------------------------------------------------
     def _end_rounds(self, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Score the rounds of ``games`` and deal on; returns their rewards and which episodes ended."""
@@ -507,12 +606,7 @@ class VectorMexicanTrainGame(BatchedMatches):
             first = np.where(in_hand, at // h, (nominal_first + at - self._dealt) % n)
             held[rows, first, engine] = False
             ptr = np.where(in_hand, self._dealt, at + 1)
-        self.hands[games] = np.packbits(held, axis=-1, bitorder="little").view(np.uint64)
-        on_slots = np.zeros((k, n, 64 * self._mask_words), bool)
-        on_slots[..., : self._draw_action] = np.repeat(held[..., :NUM_TILES], n + 1, axis=-1)
-        self.hand_actions[games] = np.packbits(on_slots, axis=-1, bitorder="little").view(np.uint64)
-        self.hand_count[games] = held.sum(axis=2)
-        self.numbers_held[games] = (held[:, :, :NUM_TILES, None] & _SUIT_TABLE).sum(axis=2)
+        self._set_hands(games, held)
         self.numbers_out[games] = 0
         self.numbers_out[games, value] = 1
         self.order[games] = deals

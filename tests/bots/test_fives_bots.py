@@ -12,8 +12,8 @@ from domino_env.bots.base import RandomAgent, make_bot
 from domino_env.bots.fives import FivesSearchAgent, FivesWeights, GreedyFivesAgent
 from domino_env.rules.fives import FivesConfig, FivesGame, Layout, count_points
 from domino_env.rules.tiles import DOUBLE_SIX
+from domino_env.search.decisions import Decision
 from domino_env.search.fives_beliefs import rebuild_fives, sample_fives_deal, table_mask
-from domino_env.search.line_rollouts import Decision
 from domino_env.search.line_solver import margin
 
 SHAPES = [

@@ -22,26 +22,16 @@ from domino_env.search.fives_beliefs import sample_fives_deal
 from domino_env.search.fives_rollouts import FivesRollouts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bots"))
+from search_views import decision_views  # noqa: E402
 from test_batched_fives_greedy import SHAPES  # noqa: E402  (the batched greedy's rule sets)
 
 WORLDS = 4
 
 
-def decision_views(config: FivesConfig, games: int, per_game: int) -> list[FivesView]:
-    """Views of real choices (two candidates or more) spread over the matches' hands, from games
-    played by greedy and random moves."""
-    search, greedy, rng = FivesSearchAgent(), GreedyFivesAgent(), np.random.default_rng(1)
-    views = []
-    for deal in range(games):
-        game, taken = FivesGame(config, np.random.default_rng(deal)), 0
-        while not game.is_terminal and taken < per_game:
-            view = game.view(game.current_player)
-            if len(search.candidates(view)) > 1 and rng.random() < 0.25:
-                views.append(view)
-                taken += 1
-            move = greedy.act(view, rng) if rng.random() < 0.5 else int(rng.choice(game.legal_actions()))
-            game.apply(move)
-    return views
+def fives_views(config: FivesConfig, games: int, per_game: int) -> list[FivesView]:
+    """Views of real choices spread over the matches' hands."""
+    return decision_views(lambda rng: FivesGame(config, rng), FivesSearchAgent(), GreedyFivesAgent(), games,
+                          per_game)
 
 
 class ReferenceSearch(FivesSearchAgent):
@@ -56,7 +46,7 @@ class ReferenceSearch(FivesSearchAgent):
 def test_batched_rollouts_give_the_reference_margins(options: dict) -> None:
     config = FivesConfig(**options)
     search, rollouts = FivesSearchAgent(), FivesRollouts(config)
-    views = decision_views(config, games=4, per_game=12)
+    views = fives_views(config, games=4, per_game=12)
     assert len(views) >= 30 and any(v.hand_index > 0 for v in views)  # first and later hands
     if config.is_all_fives and config.num_players < 4:  # worlds whose replayed history draws from their stock
         draw = END_STRIDE[config.variant] * NUM_TILES
@@ -74,7 +64,7 @@ def test_the_search_plays_the_reference_searchs_moves() -> None:
     """Whole decisions (worlds, values and the rule that picks a move) on All Fives 2p positions,
     one at a time and many at once."""
     search, reference, greedy = FivesSearchAgent(budget=24), ReferenceSearch(budget=24), GreedyFivesAgent()
-    views = decision_views(FivesConfig(num_players=2), games=5, per_game=10)
+    views = fives_views(FivesConfig(num_players=2), games=5, per_game=10)
     moves = [search.act(view, np.random.default_rng(k)) for k, view in enumerate(views)]
     assert moves == [reference.act(view, np.random.default_rng(k)) for k, view in enumerate(views)]
     assert moves == search.act_batch(views, [np.random.default_rng(k) for k in range(len(views))])

@@ -11,8 +11,8 @@ from domino_env.bots.base import make_bot
 from domino_env.bots.line import GreedyLineAgent, LineSearchAgent
 from domino_env.rules.line import LineConfig, LineGame, LineView, highest_double_holder
 from domino_env.search.beliefs import sample_line_positions
+from domino_env.search.decisions import Decision
 from domino_env.search.determinize import sample_world
-from domino_env.search.line_rollouts import Decision
 from domino_env.search.line_solver import LineSolver
 from domino_env.search.line_worlds import passed_numbers_banned, sample_hands
 

@@ -15,7 +15,13 @@ import json
 import numpy as np
 import pytest
 
-from domino_env.encoders.mexican_train_compact import coverable_doubles, known_voids, plan_bits
+from domino_env.bots.mexican_train import sample_world
+from domino_env.encoders.mexican_train_compact import (
+    CompactMexicanTrainEncoder,
+    coverable_doubles,
+    known_voids,
+    plan_bits,
+)
 from domino_env.envs.mexican_train_v0 import raw_env
 from domino_env.games import MEXICAN_TRAIN
 from domino_env.rules.mexican_train import (
@@ -280,3 +286,81 @@ def test_compiled_home_plans_equal_the_encoder() -> None:
         assert int(first[0][i]) | int(first[1][i]) << 64 == want_first, f"hand {i}"
         assert int(coverable[i]) == coverable_doubles(hand), f"hand {i}"
     assert sum(bool(plan_bits(end, hand)[0]) for hand, end in zip(hands, ends.tolist(), strict=True)) > 300
+
+
+# Mid-round positions loaded into the batched engine: a search's worlds (``MexicanTrainGame.at_position``)
+# and positions of real play, every option set of the batched engine but the open-hands ones, and long
+# rounds where doubles without a cover stand or lapse (several trains end in doubles).
+POSITION_CONFIGS = [o for o in CONFIGS if not o.get("open_hands")] + [
+    dict(num_players=3, hand_size=25, own_train_first=False, unsatisfiable_double=rule)
+    for rule in ("stand", "lapse")
+]
+
+
+def _positions(options: dict, count: int, seed: int) -> list[MexicanTrainGame]:
+    """``count`` live positions of random play, each a sampled world of its seat's view half the time."""
+    config = MEXICAN_TRAIN.config(**options)
+    rng, out = np.random.default_rng(seed), []
+    while len(out) < count:
+        game = MexicanTrainGame(config, np.random.default_rng(int(rng.integers(2**31))))
+        for _ in range(int(rng.integers(1, 150))):
+            if game.is_terminal:
+                break
+            game.apply(int(rng.choice(game.legal_actions())))
+        if not game.is_terminal and game.history:
+            out.append(sample_world(game.view(game.current), rng) if rng.random() < 0.5 else game.clone())
+    return out
+
+
+@pytest.mark.parametrize("options", POSITION_CONFIGS, **CONFIG_IDS)
+def test_set_positions_then_play_equals_reference(options: dict) -> None:
+    """Loaded rows show the reference's mask and compact observation bit for bit, and playing the same
+    random legal moves on both keeps them equal to the round's end, with the same round points."""
+    options = {k: v for k, v in options.items() if k not in ("episode", "reward", "rounds")}
+    positions = _positions(options, 30, seed=len(options))
+    vec = VectorMexicanTrainGame(64, seed=1, reward="penalty", **options)
+    vec.reset()
+    rows = np.arange(2, 62)
+    batch = vec.set_positions(rows, positions + positions)  # each loaded once, then copied
+    for name, state in vars(vec).items():  # every public per-game array: the copy equals its source
+        if isinstance(state, np.ndarray) and not name.startswith("_") and len(state) == vec.num_envs:
+            np.testing.assert_array_equal(state[rows[:30]], state[rows[30:]], err_msg=name)
+    games = [game.clone() for game in positions + positions]
+    encoder, rng, live = CompactMexicanTrainEncoder(), np.random.default_rng(2), list(range(len(games)))
+    while live:
+        for i in live:
+            game, row = games[i], rows[i]
+            obs, mask = encoder.encode_with_mask(game.view(game.current), game.num_actions)
+            assert batch.seat[row] == game.current
+            np.testing.assert_array_equal(batch.mask[row], mask == 1, err_msg=f"game {i}: mask")
+            assert batch.obs[row].tobytes() == obs.tobytes(), (
+                f"game {i}: observation differs in slots {np.flatnonzero(batch.obs[row] != obs).tolist()}")
+        actions = sample_legal(batch.mask, rng)
+        rounds = [len(game.results) for game in games]
+        for i in live:
+            games[i].apply(int(actions[rows[i]]))
+        batch = vec.step(actions)
+        for i in list(live):
+            if len(games[i].results) > rounds[i]:
+                assert batch.done[rows[i]] or options.get("episode") == "match"
+                np.testing.assert_array_equal(-batch.rewards[rows[i]], games[i].results[-1].round_points)
+                live.remove(i)
+            else:
+                assert not batch.rewards[rows[i]].any()
+
+
+def test_set_positions_refuses_what_it_cannot_load() -> None:
+    vec = VectorMexicanTrainGame(4, seed=0, num_players=3)
+    game = MexicanTrainGame(MEXICAN_TRAIN.config(num_players=3), np.random.default_rng(0))
+    other = MexicanTrainGame(MEXICAN_TRAIN.config(num_players=4), np.random.default_rng(0))
+    with pytest.raises(ValueError, match="distinct row indices"):
+        vec.set_positions([0, 0], [game, game])
+    with pytest.raises(ValueError, match="0..3"):
+        vec.set_positions([4], [game])
+    with pytest.raises(ValueError, match="3-player"):
+        vec.set_positions([0], [other])
+    scripted = MexicanTrainGame(MEXICAN_TRAIN.config(num_players=3), np.random.default_rng(0),
+                                deal={"hands": [[1, 2], [3, 4], [5, 6]], "boneyard": [7],
+                                      "trains": [[], [], [], ["11-12"]]})
+    with pytest.raises(ValueError, match="history"):
+        vec.set_positions([0], [scripted])
