@@ -7,7 +7,8 @@ decision is one row of ``VectorMexicanTrainGame``, played to the round's end by
 finish the round. Played move by move on engine clones, ``budget=16`` took about half a second a
 decision in four-player rounds; here each world is loaded into its rows
 (``VectorMexicanTrainGame.set_positions``), each row plays its candidate and the rows are stepped
-together until every round has ended. Greedy is deterministic and a world's boneyard order is part of
+together until every round has ended, those still playing moved to a smaller engine as the others
+finish (``copy_rows``). Greedy is deterministic and a world's boneyard order is part of
 it, so a row's value is the reference rollout's to the bit (``tests/search/test_mexican_train_rollouts.py``).
 """
 
@@ -42,22 +43,28 @@ class MexicanTrainRollouts:
         rows = sum(w * c for w, c in shapes)
         engine = self._engine(bucket(rows))
         games = [world for _view, worlds, candidates in decisions for world in worlds for _ in candidates]
-        first = np.concatenate([np.tile(candidates, len(worlds)) for _view, worlds, candidates in decisions])
         batch = engine.set_positions(np.arange(rows), games)
-        points = np.zeros((engine.num_envs, self.num_players))
-        finished = np.arange(engine.num_envs) >= rows  # rows past the decisions play on, unread
-        actions = batch.mask.argmax(axis=1)
-        actions[:rows] = first
+        origin = np.arange(engine.num_envs)  # each engine row's row of the decisions (past ``rows``: none)
+        live = origin < rows
+        actions = batch.mask.argmax(axis=1)  # rows past the decisions play on, unread
+        actions[:rows] = np.concatenate([np.tile(c, len(w)) for _view, w, c in decisions])
+        points = np.zeros((rows, self.num_players))
         while True:
             batch = engine.step(actions)
-            ended = batch.done & ~finished
-            points[ended] = -batch.rewards[ended]  # reward="penalty": minus each seat's round points
-            finished |= batch.done
-            if finished.all():
+            ended = batch.done & live
+            points[origin[ended]] = -batch.rewards[ended]  # reward="penalty": minus each seat's round points
+            live &= ~batch.done
+            count = int(live.sum())
+            if not count:
                 break
+            if count <= engine.num_envs // 4:  # the rows still playing move to a smaller engine
+                smaller = self._engine(1 << (count - 1).bit_length())
+                playing = np.flatnonzero(live)
+                batch = smaller.copy_rows(engine, playing, np.arange(count))
+                origin = np.concatenate([origin[playing], np.full(smaller.num_envs - count, -1)])
+                engine, live = smaller, np.arange(smaller.num_envs) < count
             actions = batch.mask.argmax(axis=1)
-            playing = ~finished
-            actions[playing] = self.greedy(batch.obs[playing], batch.mask[playing])
+            actions[live] = self.greedy(batch.obs[live], batch.mask[live])
         values, start = [], 0
         for (view, _worlds, _candidates), (w, c) in zip(decisions, shapes, strict=True):
             mine = points[start:start + w * c, view.seat]
@@ -67,7 +74,8 @@ class MexicanTrainRollouts:
         return values
 
     def _engine(self, rows: int) -> VectorMexicanTrainGame:
-        """One engine per row count (``bucket``), built once; its rows are always loaded before use."""
+        """One engine per row count (``bucket``; a power of two for the rows still playing), built
+        once; rows are loaded before they are read."""
         if rows not in self._engines:
             engine = VectorMexicanTrainGame(rows, seed=0, episode="round", reward="penalty", **self.options)
             engine.reset()

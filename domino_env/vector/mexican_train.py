@@ -507,12 +507,18 @@ class VectorMexicanTrainGame(BatchedMatches):
         self._set_hands(rows[loaded], held)
         self.table[rows[loaded]] = np.packbits(table, axis=-1, bitorder="little").view(np.uint64)
         self.numbers_out[rows[loaded]] = (table[:, :NUM_TILES, None] & _SUIT_TABLE).sum(axis=1)
-        copies = [i for i, game in enumerate(games) if first[id(game)] != i]
-        if copies:  # the same game again: its row's state copied
-            source = rows[[first[id(games[i])] for i in copies]]
-            for name in _ROW_STATE:
-                state = getattr(self, name)
-                state[rows[copies]] = state[source]
+        copies = [i for i, game in enumerate(games) if first[id(game)] != i]  # the same game again
+        return self.copy_rows(self, rows[[first[id(games[i])] for i in copies]], rows[copies])
+
+    def copy_rows(self, source: VectorMexicanTrainGame, source_rows: np.ndarray, rows: np.ndarray) -> Batch:
+        """Give row ``rows[i]`` the state of ``source``'s row ``source_rows[i]`` (an engine of the same
+        rules, or this one) and return the batch of every row, no rewards: a search moves the rows
+        still playing to a smaller engine."""
+        if source.config != self.config:
+            raise ValueError("copy_rows: the source engine plays other rules")
+        for name in _ROW_STATE:
+            getattr(self, name)[rows] = getattr(source, name)[source_rows]
+        n = self.num_players
         return self._batch(np.zeros((self.num_envs, n), np.float32), np.zeros(self.num_envs, bool))
 
     def _load_turn(self, row: int, game: MexicanTrainGame) -> None:

@@ -364,3 +364,5 @@ def test_set_positions_refuses_what_it_cannot_load() -> None:
                                       "trains": [[], [], [], ["11-12"]]})
     with pytest.raises(ValueError, match="history"):
         vec.set_positions([0], [scripted])
+    with pytest.raises(ValueError, match="other rules"):
+        vec.copy_rows(VectorMexicanTrainGame(4, seed=0, num_players=3, preset="cardinal"), [0], [1])
