@@ -4,12 +4,12 @@ decision is one row of ``VectorMexicanTrainGame``, played to the round's end by
 
 ``MexicanTrainSearchAgent`` values a move by the round margin after playing it in a sampled world
 (``bots.mexican_train.sample_world``, a reference engine at the view's position) and letting greedy
-finish the round. Played move by move on engine clones, ``budget=16`` took about half a second a
-decision in four-player rounds; here each world is loaded into its rows
+finish the round. Played move by move on engine clones, a four-player decision at ``budget=200``
+cost about a quarter of a second (docs/speed.md); here each world is loaded into its rows
 (``VectorMexicanTrainGame.set_positions``), each row plays its candidate and the rows are stepped
 together until every round has ended, those still playing moved to a smaller engine as the others
-finish (``copy_rows``). Greedy is deterministic and a world's boneyard order is part of
-it, so a row's value is the reference rollout's to the bit (``tests/search/test_mexican_train_rollouts.py``).
+finish (``copy_rows``). Greedy is deterministic and a world's boneyard order is part of it, so a
+row's value is the reference rollout's to the bit (``tests/search/test_mexican_train_rollouts.py``).
 """
 
 from __future__ import annotations
