@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from tqdm import tqdm
 
 from domino_env.bots.base import act_batch
 from domino_env.evaluation import AgentSpec, GameSetup, build_agents
@@ -138,15 +139,18 @@ def scored(expert: Any, views: list[Any], rngs: list[np.random.Generator], num_a
 
 
 def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int,
-                teacher_share: float) -> Labels:
+                teacher_share: float, progress: bool = False) -> Labels:
     """Play ``games`` (module docstring) and label every decision of two moves or more. Up to
     ``LOCKSTEP_GAMES`` games are played together, the teacher answering all their decisions in one
-    batch (``act_batch``, the search's batched rollouts); a game's labels are those it gets alone."""
+    batch (``act_batch``, the search's batched rollouts); a game's labels are those it gets alone.
+    ``progress`` shows the games labelled so far (a search's collection takes hours)."""
     setup = game_setup(checkpoint)
     student = CheckpointAgent(setup.game, checkpoint)
     (expert,) = build_agents(setup, [AgentSpec.parse(teacher)])
     num_actions = student.policy.num_actions
     obs, masks, actions, means, rules, agrees = [], [], [], [], [], []
+    bar = tqdm(total=len(games), desc=f"games {games.start}-{games.stop - 1}", unit="game", mininterval=30,
+               disable=not progress)
     for start in range(games.start, games.stop, LOCKSTEP_GAMES):
         chunk = range(start, min(start + LOCKSTEP_GAMES, games.stop))
         engines = {g: setup.new_engine(np.random.default_rng([seed, g])) for g in chunk}
@@ -171,6 +175,7 @@ def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int,
             for g, move in zip(live, moves, strict=True):
                 engines[g].apply(move)
                 move_number[g] += 1
+        bar.update(len(chunk))
         for _g, _k, observation, mask, label, mean, rule, agree in sorted(labelled, key=lambda r: r[:2]):
             obs.append(observation)
             masks.append(mask.astype(bool))
@@ -178,6 +183,7 @@ def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int,
             means.append(mean)
             rules.append(rule)
             agrees.append(agree)
+    bar.close()
     width = student.policy.model.obs_dim
     return Labels(np.array(obs, np.float32).reshape(-1, width),
                   np.array(masks, bool).reshape(-1, num_actions), np.array(actions, np.int64),
@@ -186,14 +192,15 @@ def label_games(checkpoint: str | Path, teacher: str, games: range, seed: int,
 
 
 def collect(checkpoint: str | Path, teacher: str, games: int, seed: int, teacher_share: float,
-            workers: int = 1) -> Labels:
-    """``label_games`` of games ``0..games-1``, shared by ``workers`` processes in contiguous blocks."""
+            workers: int = 1, progress: bool = False) -> Labels:
+    """``label_games`` of games ``0..games-1``, shared by ``workers`` processes in contiguous blocks
+    (``progress``: each shows its block's)."""
     bounds = np.linspace(0, games, workers + 1).astype(int)
     blocks = [range(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
     if workers == 1:
-        return label_games(checkpoint, teacher, blocks[0], seed, teacher_share)
+        return label_games(checkpoint, teacher, blocks[0], seed, teacher_share, progress)
     with ProcessPoolExecutor(workers, multiprocessing.get_context("spawn")) as pool:
-        parts = [pool.submit(label_games, checkpoint, teacher, block, seed, teacher_share)
+        parts = [pool.submit(label_games, checkpoint, teacher, block, seed, teacher_share, progress)
                  for block in blocks]
         return Labels.join([p.result() for p in parts])
 
@@ -306,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="fine-tune on labels written by --save-labels (one file or several, joined) "
                              "instead of playing games")
     parser.add_argument("--out", required=True, help="where to write the fine-tuned checkpoint")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars while labelling")
     args = parser.parse_args(argv)
     if args.load_labels is not None and (args.teacher, args.games, args.save_labels) != (None, None, None):
         parser.error("--load-labels fine-tunes on saved labels: "
@@ -325,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
                              f"got {about['teacher']!r}")
         if args.load_labels is None:
             labels = collect(args.checkpoint, args.teacher, args.games, args.seed, args.teacher_share,
-                             args.workers)
+                             args.workers, not args.no_progress)
             if args.save_labels is not None:
                 labels.save(args.save_labels, about)
         figures = distill(args.checkpoint, args.out, labels, about, args.lr, args.epochs, args.kl_coef,

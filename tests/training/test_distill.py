@@ -61,10 +61,11 @@ def test_fives_targets_softened_by_the_searchs_own_rule_peak_at_its_move() -> No
     assert (mean[rows, labels.actions] < mean.max(axis=1) - 1e-6).any()  # the best mean is elsewhere
 
 
-def test_labels_do_not_depend_on_how_the_games_are_split() -> None:
+def test_labels_do_not_depend_on_how_the_games_are_split(capsys) -> None:
     whole = label_games(BASE, "greedy", range(0, 4), seed=7, teacher_share=0.5)
-    halves = Labels.join([label_games(BASE, "greedy", range(0, 2), seed=7, teacher_share=0.5),
+    halves = Labels.join([label_games(BASE, "greedy", range(0, 2), seed=7, teacher_share=0.5, progress=True),
                           label_games(BASE, "greedy", range(2, 4), seed=7, teacher_share=0.5)])
+    assert "games 0-1" in capsys.readouterr().err  # the progress bar names its block, and changes nothing
     for name in Labels.FIELDS:
         assert np.array_equal(getattr(whole, name), getattr(halves, name))
     other_seed = label_games(BASE, "greedy", range(0, 4), seed=8, teacher_share=0.5)
