@@ -27,6 +27,7 @@ pays only when the episode ends, the zero-sum share of ``w_i = 1`` for the seats
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -493,12 +494,18 @@ class VectorMexicanTrainGame(BatchedMatches):
         n = self.num_players
         first = {id(game): i for i, game in reversed(list(enumerate(games)))}  # a game loads once
         loaded = sorted(first.values())
+        for i in loaded:  # every game checked before any row changes
+            game = games[i]
+            if replace(game.config, episode=self.config.episode) != self.config or game.is_terminal:
+                raise ValueError(f"games[{i}] is not a live round of this engine's rules ({self.config})")
+            plays = sum(action < self._draw_action for _seat, action in game.history)
+            if plays != sum(len(train) for train in game.trains):
+                raise ValueError(f"games[{i}]: a train holds tiles no move of the round's history laid "
+                                 "(a scripted position)")
         held = np.zeros((len(loaded), n, 64 * _WORDS), bool)
         table = np.zeros((len(loaded), 64 * _WORDS), bool)
         for j, i in enumerate(loaded):
             game = games[i]
-            if game.config.num_players != n or game.is_terminal:
-                raise ValueError(f"games[{i}] is not a live {n}-player round")
             for s, hand in enumerate(game.hands):
                 held[j, s, list(iter_bits(hand))] = True
             table[j, DOUBLE_TILE[game.engine]] = True
@@ -537,8 +544,6 @@ class VectorMexicanTrainGame(BatchedMatches):
             if action < self._draw_action:
                 plays += 1
                 laid_at[game.train_of(seat, action % stride)] = plays
-        if plays != sum(len(train) for train in game.trains):
-            raise ValueError("a train holds tiles no move of the round's history laid (a scripted position)")
         for train, laid in enumerate(game.trains):
             ends_in_double = bool(laid) and _IS_DOUBLE[laid[-1][0]]
             self.double_at[row, train] = laid_at[train] if ends_in_double else _NOT_A_DOUBLE

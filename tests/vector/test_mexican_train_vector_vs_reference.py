@@ -350,19 +350,25 @@ def test_set_positions_then_play_equals_reference(options: dict) -> None:
 
 
 def test_set_positions_refuses_what_it_cannot_load() -> None:
+    """Bad rows, games of other rules or finished, and scripted positions are refused naming the
+    problem, before any row changes."""
     vec = VectorMexicanTrainGame(4, seed=0, num_players=3)
-    game = MexicanTrainGame(MEXICAN_TRAIN.config(num_players=3), np.random.default_rng(0))
-    other = MexicanTrainGame(MEXICAN_TRAIN.config(num_players=4), np.random.default_rng(0))
-    with pytest.raises(ValueError, match="distinct row indices"):
-        vec.set_positions([0, 0], [game, game])
-    with pytest.raises(ValueError, match="0..3"):
-        vec.set_positions([4], [game])
-    with pytest.raises(ValueError, match="3-player"):
-        vec.set_positions([0], [other])
+    vec.reset()
+    before = {name: np.copy(state) for name, state in vars(vec).items() if isinstance(state, np.ndarray)}
+    def new(**options) -> MexicanTrainGame:
+        return MexicanTrainGame(MEXICAN_TRAIN.config(**options), np.random.default_rng(0))
+
+    game, cardinal, other = new(num_players=3), new(num_players=3, preset="cardinal"), new(num_players=4)
     scripted = MexicanTrainGame(MEXICAN_TRAIN.config(num_players=3), np.random.default_rng(0),
                                 deal={"hands": [[1, 2], [3, 4], [5, 6]], "boneyard": [7],
                                       "trains": [[], [], [], ["11-12"]]})
-    with pytest.raises(ValueError, match="history"):
-        vec.set_positions([0], [scripted])
+    for rows, games, message in [([0, 0], [game, game], "distinct row indices"), ([4], [game], "0..3"),
+                                 ([0, 1], [game, other], r"games\[1\] is not a live round"),
+                                 ([1, 0], [game, cardinal], "rules"),
+                                 ([0, 1], [game, scripted], "history")]:
+        with pytest.raises(ValueError, match=message):
+            vec.set_positions(rows, games)
+        for name, state in before.items():
+            np.testing.assert_array_equal(getattr(vec, name), state, err_msg=name)
     with pytest.raises(ValueError, match="other rules"):
         vec.copy_rows(VectorMexicanTrainGame(4, seed=0, num_players=3, preset="cardinal"), [0], [1])
