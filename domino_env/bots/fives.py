@@ -286,11 +286,6 @@ class FivesSearchAgent(SearchAgent):
         scores[0] = 0.0
         return scores
 
-    @classmethod
-    def best(cls, decision: Decision) -> int:
-        """The candidate of the highest ``scores``; equal scores go to the first (greedy's choice)."""
-        return decision.candidates[int(np.argmax(cls.scores(decision)))]
-
 
 register_bot("fives", "greedy")(GreedyFivesAgent)
 register_bot("fives", "search")(FivesSearchAgent)

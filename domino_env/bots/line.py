@@ -271,11 +271,6 @@ class LineSearchAgent(SearchAgent):
         return hands, stocks
 
     @staticmethod
-    def scores(decision: Decision) -> np.ndarray:
-        """Each candidate's mean margin plus its prior bonus: what ``best`` maximizes."""
-        return decision.mean_scores()
-
-    @staticmethod
     def best(decision: Decision) -> int:
         """The candidate of the best total margin plus its prior bonus in every world; equal totals go
         to the first (the preferred move)."""

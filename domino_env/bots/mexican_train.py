@@ -228,16 +228,6 @@ class MexicanTrainSearchAgent(SearchAgent):
             self._batched[config] = MexicanTrainRollouts(config) if playable else None
         return self._batched[config]
 
-    @staticmethod
-    def scores(decision: Decision) -> np.ndarray:
-        """Each candidate's mean value over the worlds: what ``best`` maximizes."""
-        return decision.mean_scores()
-
-    @classmethod
-    def best(cls, decision: Decision) -> int:
-        """The candidate of the highest mean value; equal means go to the first (greedy's choice)."""
-        return decision.candidates[int(np.argmax(cls.scores(decision)))]
-
 
 register_bot("mexican_train", "greedy")(GreedyMexicanTrainAgent)
 register_bot("mexican_train", "search")(MexicanTrainSearchAgent)

@@ -48,7 +48,7 @@ class Decision:
 
 class SearchAgent:
     """``act`` and ``act_batch`` from the subclass's ``searched`` (many views' decisions at once) and
-    ``best`` (a decision's move)."""
+    ``best`` (a decision's move: by default the candidate of the best ``scores``, the mean margin)."""
 
     def act(self, view: Any, rng: np.random.Generator) -> int:
         return self.act_batch([view], [rng])[0]
@@ -62,5 +62,11 @@ class SearchAgent:
         raise NotImplementedError
 
     @staticmethod
-    def best(decision: Decision) -> int:
-        raise NotImplementedError
+    def scores(decision: Decision) -> np.ndarray:
+        """Each candidate's mean margin over the worlds plus its prior bonus: what ``best`` maximizes."""
+        return decision.mean_scores()
+
+    @classmethod
+    def best(cls, decision: Decision) -> int:
+        """The candidate of the highest ``scores``; equal scores go to the first (the preferred move)."""
+        return decision.candidates[int(np.argmax(cls.scores(decision)))]

@@ -535,7 +535,8 @@ class VectorMexicanTrainGame(BatchedMatches):
         # The deal's order: the tiles out of the boneyard, the boneyard ending at the stock's end, then
         # the engine where it is set aside.
         aside = [DOUBLE_TILE[game.engine]] if self._set_aside else []
-        rest = [t for t in range(NUM_TILES) if t not in set(game.boneyard) | set(aside)]
+        elsewhere = set(game.boneyard) | set(aside)
+        rest = [t for t in range(NUM_TILES) if t not in elsewhere]
         self.order[row] = rest + list(game.boneyard) + aside
         self.ptr[row] = len(rest)
         laid_at = [_NOT_A_DOUBLE] * (n + 1)  # the play count when each train's last tile was laid
