@@ -317,14 +317,40 @@ def test_set_positions_then_play_equals_reference(options: dict) -> None:
     """Loaded rows show the reference's mask and compact observation bit for bit, and playing the same
     random legal moves on both keeps them equal to the round's end, with the same round points."""
     options = {k: v for k, v in options.items() if k not in ("episode", "reward", "rounds")}
-    positions = _positions(options, 30, seed=len(options))
+    _check_loaded_play(options, _positions(options, 30, seed=len(options)))
+
+
+def _ends_in_double(game: MexicanTrainGame, train: int) -> bool:
+    laid = game.trains[train]
+    return bool(laid) and bool(TILE_LOW[laid[-1][0]] == TILE_HIGH[laid[-1][0]])
+
+
+def test_set_positions_keeps_the_play_order_of_doubles() -> None:
+    """With several trains ending in doubles (lapsed ones that can never be covered), a pass proves the
+    seat lacks the number of the double laid *first*: the loaded rows must know that order
+    (``double_at``), or the voids, and with them the observations, part from the reference's."""
+    options = dict(num_players=3, hand_size=25, own_train_first=False, unsatisfiable_double="lapse")
+    config, rng, positions = MEXICAN_TRAIN.config(**options), np.random.default_rng(7), []
+    while len(positions) < 30:
+        game = MexicanTrainGame(config, np.random.default_rng(int(rng.integers(2**31))))
+        while not game.is_terminal and len(positions) < 30:
+            if sum(_ends_in_double(game, train) for train in range(len(game.trains))) >= 2:
+                positions.append(game.clone())
+            game.apply(int(rng.choice(game.legal_actions())))
+    _check_loaded_play(options, positions)
+
+
+def _check_loaded_play(options: dict, positions: list[MexicanTrainGame]) -> None:
+    """Load ``positions`` twice each (the second time copied from the first) into a batched engine of
+    ``options``, then compare it with the reference under the same random play to each round's end."""
     vec = VectorMexicanTrainGame(64, seed=1, reward="penalty", **options)
     vec.reset()
-    rows = np.arange(2, 62)
+    rows = np.arange(2, 2 + 2 * len(positions))
     batch = vec.set_positions(rows, positions + positions)  # each loaded once, then copied
     for name, state in vars(vec).items():  # every public per-game array: the copy equals its source
         if isinstance(state, np.ndarray) and not name.startswith("_") and len(state) == vec.num_envs:
-            np.testing.assert_array_equal(state[rows[:30]], state[rows[30:]], err_msg=name)
+            np.testing.assert_array_equal(state[rows[:len(positions)]], state[rows[len(positions):]],
+                                          err_msg=name)
     games = [game.clone() for game in positions + positions]
     encoder, rng, live = CompactMexicanTrainEncoder(), np.random.default_rng(2), list(range(len(games)))
     while live:
