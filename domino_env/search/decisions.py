@@ -3,7 +3,7 @@
 The line, Fives and Mexican Train searches all answer many views at once (``searched``: each view's
 forced move, or its ``Decision`` with every candidate's value in every sampled world) and choose a
 move from a decision by their own rule (``best``); ``domino-distill`` reads the same decisions as a
-teacher's scores.
+teacher's scores. ``bucket`` sizes the engines their batched rollouts run on.
 """
 
 from __future__ import annotations
@@ -44,6 +44,13 @@ class Decision:
             self.cells.append((world, move))
         else:
             self.values[world, move] = outcome
+
+
+def bucket(rows: int) -> int:
+    """The batched rollouts' engine size for ``rows`` rows: a power of two up to 256, then a multiple
+    of 256, so that a few engines serve every batch (the padding is at most a quarter of the rows
+    beyond 1,024)."""
+    return 1 << max(rows - 1, 0).bit_length() if rows <= 256 else -(-rows // 256) * 256
 
 
 class SearchAgent:

@@ -19,6 +19,7 @@ import numpy as np
 from domino_env.bots.batched import BatchedFivesGreedy
 from domino_env.rules.fives import FivesConfig, FivesView
 from domino_env.rules.tiles import DOUBLE_SIX
+from domino_env.search.decisions import bucket
 from domino_env.search.fives_beliefs import Deal, one_hand_rules
 from domino_env.vector.fives import VectorFivesGame
 
@@ -134,10 +135,3 @@ class FivesRollouts:
         placed = [t for hand in deal["hands"] for t in hand] + list(deal["stock"])
         rest = sorted(set(range(NUM_TILES)) - set(placed))
         return np.array(placed + rest)
-
-
-
-def bucket(rows: int) -> int:
-    """The engine size for ``rows`` rows: a power of two up to 256, then a multiple of 256, so that
-    a few engines serve every batch (the padding is at most a quarter of the rows beyond 1,024)."""
-    return 1 << max(rows - 1, 0).bit_length() if rows <= 256 else -(-rows // 256) * 256

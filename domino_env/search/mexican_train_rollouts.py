@@ -20,7 +20,7 @@ import numpy as np
 
 from domino_env.bots.batched import BatchedMexicanTrainGreedy
 from domino_env.rules.mexican_train import MexicanTrainConfig, MexicanTrainGame, MexicanTrainView
-from domino_env.search.fives_rollouts import bucket
+from domino_env.search.decisions import bucket
 from domino_env.vector.mexican_train import VectorMexicanTrainGame
 
 
