@@ -7,6 +7,8 @@ engines' reference tests) can treat them alike:
   integer; a ``bool`` (``True`` is an ``int`` in Python) is refused. Values are stored as ``int``.
 - **Generators.** Every engine takes an explicit ``numpy.random.Generator``, its only source of
   randomness; none makes its own.
+- **Scripted deals.** A deal's tile lists (hands, stock or boneyard, trains) hold tile ids or text
+  such as ``"6-5"``, each tile at most once over all of them (``DealtTiles``).
 - **Saved games.** ``to_json`` writes ``{"format": "domino-env/<engine>", "version": N, ...}``;
   ``from_json`` refuses any other format or version, and anything malformed, with a ``ValueError``.
   The line, Fives and Mexican Train engines save a match the same way (``save_match`` and
@@ -20,9 +22,12 @@ import math
 from collections.abc import Callable
 from dataclasses import asdict
 from numbers import Real
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from domino_env.rules.tiles import TileSet
 
 Engine = TypeVar("Engine")
 
@@ -100,6 +105,37 @@ def generator_from_state(state: Any) -> np.random.Generator:
     except (TypeError, ValueError, KeyError, OverflowError) as err:
         raise ValueError(f"'rng' is not a valid {name} state: {err}") from err
     return np.random.Generator(bit_generator)
+
+
+class DealtTiles:
+    """Reads the tile lists of one scripted deal: each item a tile id or its text (``tiles.parse``),
+    no tile twice over every list read (nor any of ``taken``, tiles already out of the deal).
+    ``name`` writes a tile in the messages, ``taken_note`` says what ``taken`` is."""
+
+    def __init__(self, tiles: TileSet, name: Callable[[int], str] | None = None, taken: int = 0,
+                 taken_note: str = ""):
+        self.tiles, self.name, self.seen = tiles, name or tiles.name, taken
+        self.twice = f"is dealt twice (or is {taken_note})" if taken_note else "is dealt twice"
+        self.example = self.name(tiles.parse(f"{tiles.max_pips - 1}-{tiles.max_pips}"))
+
+    def __call__(self, items: Any, what: str) -> list[int]:
+        """The tile ids of ``items``, the list ``what`` names, in order; a ``ValueError`` names the
+        first bad item."""
+        if not isinstance(items, (list, tuple)):
+            raise ValueError(f"{what} must be a list of tiles, got {items!r}")
+        out = []
+        for item in items:
+            if is_int(item) and 0 <= item < self.tiles.num_tiles:
+                t = int(item)
+            elif isinstance(item, str):
+                t = self.tiles.parse(item)
+            else:
+                raise ValueError(f"{what}: {item!r} is not a tile (write '{self.example}' or a tile id)")
+            if self.seen >> t & 1:
+                raise ValueError(f"tile {self.name(t)} {self.twice}")
+            self.seen |= 1 << t
+            out.append(t)
+        return out
 
 
 def read_save(text: Any, save_format: str, versions: tuple[int, ...]) -> dict:

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from domino_env.rules.conventions import (
+    DealtTiles,
     check_action_id,
     check_choice,
     check_generator,
@@ -411,25 +412,7 @@ class FivesGame:
         hands_in = deal.get("hands")
         if not isinstance(hands_in, (list, tuple)) or len(hands_in) != self.num_players:
             raise ValueError(f"deal['hands'] must list {self.num_players} hands, got {hands_in!r}")
-        seen = 0
-
-        def read(items: Any, what: str) -> list[int]:
-            nonlocal seen
-            if not isinstance(items, (list, tuple)):
-                raise ValueError(f"{what} must be a list of tiles, got {items!r}")
-            out = []
-            for item in items:
-                if is_int(item) and 0 <= item < NUM_TILES:
-                    t = int(item)
-                elif isinstance(item, str):
-                    t = DOUBLE_SIX.parse(item)
-                else:
-                    raise ValueError(f"{what}: {item!r} is not a tile (write '6-5' or a canonical index)")
-                if seen >> t & 1:
-                    raise ValueError(f"tile {DOUBLE_SIX.name(t)} is dealt twice")
-                seen |= 1 << t
-                out.append(t)
-            return out
+        read = DealtTiles(DOUBLE_SIX)
 
         hands = [read(h, f"hand {i}") for i, h in enumerate(hands_in)]
         if not all(hands):

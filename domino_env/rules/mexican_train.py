@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from domino_env.rules.conventions import (
+    DealtTiles,
     check_action_id,
     check_choice,
     check_generator,
@@ -382,32 +383,13 @@ class MexicanTrainGame:
         unknown = set(deal) - set(_DEAL_KEYS)
         if unknown:
             raise ValueError(f"unknown deal keys {sorted(unknown)}; expected some of {list(_DEAL_KEYS)}")
+        engine = DOUBLE_TILE[engine_value(self.round_index)]
         set_aside = self.config.engine_source == "set_aside"
-        seen = 1 << DOUBLE_TILE[engine_value(self.round_index)] if set_aside else 0
-
-        def read(items: Any, what: str) -> list[int]:
-            nonlocal seen
-            if not isinstance(items, (list, tuple)):
-                raise ValueError(f"{what} must be a list of tiles, got {items!r}")
-            out = []
-            for item in items:
-                if is_int(item) and 0 <= item < NUM_TILES:
-                    t = int(item)
-                elif isinstance(item, str):
-                    t = TILES.parse(item)
-                else:
-                    raise ValueError(f"{what}: {item!r} is not a tile (write '5-12' or a canonical index)")
-                if seen >> t & 1:
-                    raise ValueError(f"tile {tile_text(t)} is dealt twice (or is the set-aside engine)")
-                seen |= 1 << t
-                out.append(t)
-            return out
-
+        read = DealtTiles(TILES, tile_text, 1 << engine if set_aside else 0, "the set-aside engine")
         hands = deal.get("hands")
         if not isinstance(hands, (list, tuple)) or len(hands) != n:
             raise ValueError(f"deal['hands'] must list {n} hands, got {hands!r}")
         parsed: dict[str, Any] = {"hands": [read(h, f"hand {i}") for i, h in enumerate(hands)]}
-        engine = DOUBLE_TILE[engine_value(self.round_index)]
         if not all(h and h != [engine] for h in parsed["hands"]):
             raise ValueError("every hand must hold at least one tile besides the engine")
         parsed["boneyard"] = read(deal.get("boneyard", []), "boneyard")
@@ -420,7 +402,7 @@ class MexicanTrainGame:
         self._parse_position(deal, parsed, read)
         return parsed
 
-    def _parse_position(self, deal: Mapping[str, Any], parsed: dict[str, Any], read: Any) -> None:
+    def _parse_position(self, deal: Mapping[str, Any], parsed: dict[str, Any], read: DealtTiles) -> None:
         """The optional mid-round part of a scripted deal: ``trains`` and ``marked``."""
         n = self.num_players
         if "trains" in deal:
