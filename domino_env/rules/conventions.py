@@ -7,6 +7,8 @@ engines' reference tests) can treat them alike:
   integer; a ``bool`` (``True`` is an ``int`` in Python) is refused. Values are stored as ``int``.
 - **Generators.** Every engine takes an explicit ``numpy.random.Generator``, its only source of
   randomness; none makes its own.
+- **Moves.** The line, Fives and Mexican Train engines cache the legal mask of the seat to act and
+  word a refused move alike (``CachedMoves``).
 - **Scripted deals.** A deal's tile lists (hands, stock or boneyard, trains) hold tile ids or text
   such as ``"6-5"``, each tile at most once over all of them (``DealtTiles``).
 - **Saved games.** ``to_json`` writes ``{"format": "domino-env/<engine>", "version": N, ...}``;
@@ -25,6 +27,8 @@ from numbers import Real
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
+
+from domino_env.rules.tiles import iter_bits
 
 if TYPE_CHECKING:
     from domino_env.rules.tiles import TileSet
@@ -105,6 +109,38 @@ def generator_from_state(state: Any) -> np.random.Generator:
     except (TypeError, ValueError, KeyError, OverflowError) as err:
         raise ValueError(f"'rng' is not a valid {name} state: {err}") from err
     return np.random.Generator(bit_generator)
+
+
+class CachedMoves:
+    """``legal_mask`` (cached per move: ``_mask`` is -1 once stale), ``legal_actions``, and the
+    message of a refused move naming the legal ones. An engine brings ``_legal(seat)``,
+    ``action_to_text``, ``num_actions``, ``current`` and ``_terminal``; ``_OVER`` names what has ended
+    once ``_terminal`` is set."""
+
+    _OVER = "match"
+
+    def legal_mask(self) -> int:
+        """Bit set over action ids for the seat to act (0 once it is over); cached per move."""
+        if self._mask < 0:
+            self._mask = 0 if self._terminal else self._legal(self.current)
+        return self._mask
+
+    def legal_actions(self) -> list[int]:
+        return list(iter_bits(self.legal_mask()))
+
+    def _illegal_message(self, action: Any, seat: int | None) -> str:
+        if self._terminal:
+            return f"illegal move {self._describe(action)}: the {self._OVER} is over, no move is legal"
+        legal = ", ".join(self.action_to_text(a) for a in iter_bits(self._legal(self.current)))
+        who = f"seat {self.current} is to act"
+        if seat is not None and seat != self.current:
+            who += f", not seat {seat}"
+        return f"illegal move {self._describe(action)} ({who}); legal moves: {legal}"
+
+    def _describe(self, action: Any) -> str:
+        if is_int(action) and 0 <= action < self.num_actions:
+            return f"{self.action_to_text(int(action))!r} (action {int(action)})"
+        return f"action {action!r} (ids are integers 0..{self.num_actions - 1})"
 
 
 class DealtTiles:

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from domino_env.rules.conventions import (
+    CachedMoves,
     DealtTiles,
     check_action_id,
     check_choice,
@@ -371,7 +372,7 @@ _LIST_FIELDS = (
 )
 
 
-class FivesGame:
+class FivesGame(CachedMoves):
     """An All Fives or Fives and Threes match (one or more hands) between ``num_players`` seats."""
 
     def __init__(self, config: FivesConfig, rng: np.random.Generator, deal: Mapping[str, Any] | None = None):
@@ -540,15 +541,6 @@ class FivesGame:
             mask |= 1 << self.pass_action
         return mask
 
-    def legal_mask(self) -> int:
-        """Bit set over action ids for the seat to act (0 once the match is over); cached per move."""
-        if self._mask < 0:
-            self._mask = 0 if self._terminal else self._legal(self.current)
-        return self._mask
-
-    def legal_actions(self) -> list[int]:
-        return list(iter_bits(self.legal_mask()))
-
     def apply(self, action: int, seat: int | None = None) -> None:
         """Play ``action`` (a Python or numpy integer, never a ``bool``) for the seat to act (checked
         against ``seat`` when given). Raises ``IllegalActionError`` naming the move and the legal
@@ -702,20 +694,6 @@ class FivesGame:
             self.hand_index += 1
             hands, stock = self._random_deal()
             self._start_hand(hands, stock, None)
-
-    def _illegal_message(self, action: Any, seat: int | None) -> str:
-        if self._terminal:
-            return f"illegal move {self._describe(action)}: the match is over, no move is legal"
-        legal = ", ".join(self.action_to_text(a) for a in iter_bits(self._legal(self.current)))
-        who = f"seat {self.current} is to act"
-        if seat not in (None, self.current):
-            who += f", not seat {seat}"
-        return f"illegal move {self._describe(action)} ({who}); legal moves: {legal}"
-
-    def _describe(self, action: Any) -> str:
-        if is_int(action) and 0 <= action < self.num_actions:
-            return f"{self.action_to_text(int(action))!r} (action {int(action)})"
-        return f"action {action!r} (ids are integers 0..{self.num_actions - 1})"
 
     def auto_move(self) -> int:
         """A default move (as ``LineGame.auto_move``): the heaviest playable tile (ties: lowest action

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from domino_env.rules.conventions import (
+    CachedMoves,
     DealtTiles,
     Engine,
     check_action_id,
@@ -336,7 +337,7 @@ def game_from_save(game_type: Callable[..., Engine], config_type: Callable[..., 
     return game
 
 
-class LineGame:
+class LineGame(CachedMoves):
     """A Block or Draw match (one or more rounds) between ``num_players`` seats."""
 
     __slots__ = (
@@ -461,15 +462,6 @@ class LineGame:
             mask |= 1 << self.pass_action
         return mask
 
-    def legal_mask(self) -> int:
-        """Bit set over action ids for the seat to act (0 once the match is over); cached per move."""
-        if self._mask < 0:
-            self._mask = 0 if self._terminal else self._legal(self.current)
-        return self._mask
-
-    def legal_actions(self) -> list[int]:
-        return list(iter_bits(self.legal_mask()))
-
     def apply(self, action: int, seat: int | None = None) -> None:
         """Play ``action`` (a Python or numpy integer, never a ``bool``) for the seat to act (checked
         against ``seat`` when given).
@@ -519,20 +511,6 @@ class LineGame:
             self._end_round("domino", s)
         else:
             self.current = (s + 1) % self.num_players
-
-    def _illegal_message(self, action: Any, seat: int | None) -> str:
-        if self._terminal:
-            return f"illegal move {self._describe(action)}: the match is over, no move is legal"
-        legal = ", ".join(self.action_to_text(a) for a in iter_bits(self._legal(self.current)))
-        who = f"seat {self.current} is to act"
-        if seat not in (None, self.current):
-            who += f", not seat {seat}"
-        return f"illegal move {self._describe(action)} ({who}); legal moves: {legal}"
-
-    def _describe(self, action: Any) -> str:
-        if is_int(action) and 0 <= action < self.num_actions:
-            return f"{self.action_to_text(int(action))!r} (action {int(action)})"
-        return f"action {action!r} (ids are integers 0..{self.num_actions - 1})"
 
     # ----- scoring -----------------------------------------------------------------------------
     def _end_round(self, kind: str, last_seat: int) -> None:

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from domino_env.rules.conventions import (
+    CachedMoves,
     DealtTiles,
     check_action_id,
     check_choice,
@@ -332,8 +333,10 @@ _new_tuple = tuple.__new__
 _DEAL_KEYS = ("hands", "boneyard", "first_player", "trains", "marked")
 
 
-class MexicanTrainGame:
+class MexicanTrainGame(CachedMoves):
     """A Mexican Train episode (one round or a match) between ``num_players`` seats."""
+
+    _OVER = "episode"
 
     def __init__(self, config: MexicanTrainConfig, rng: np.random.Generator,
                  deal: Mapping[str, Any] | None = None):
@@ -552,15 +555,6 @@ class MexicanTrainGame:
             return 1 << self.draw_action
         return 1 << self.pass_action
 
-    def legal_mask(self) -> int:
-        """Bit set over action ids for the seat to act (0 once the episode is over); cached per move."""
-        if self._mask < 0:
-            self._mask = 0 if self._terminal else self._legal(self.current)
-        return self._mask
-
-    def legal_actions(self) -> list[int]:
-        return list(iter_bits(self.legal_mask()))
-
     def apply(self, action: int, seat: int | None = None) -> None:
         """Play ``action`` (a Python or numpy integer, never a ``bool``) for the seat to act (checked
         against ``seat`` when given). Raises ``IllegalActionError`` naming the move and the legal
@@ -647,20 +641,6 @@ class MexicanTrainGame:
             self._end_round("blocked", None)
         else:
             self._begin_turn((p + 1) % n)
-
-    def _illegal_message(self, action: Any, seat: int | None) -> str:
-        if self._terminal:
-            return f"illegal move {self._describe(action)}: the episode is over, no move is legal"
-        legal = ", ".join(self.action_to_text(a) for a in iter_bits(self._legal(self.current)))
-        who = f"seat {self.current} is to act"
-        if seat is not None and seat != self.current:
-            who += f", not seat {seat}"
-        return f"illegal move {self._describe(action)} ({who}); legal moves: {legal}"
-
-    def _describe(self, action: Any) -> str:
-        if is_int(action) and 0 <= action < self.num_actions:
-            return f"{self.action_to_text(int(action))!r} (action {int(action)})"
-        return f"action {action!r} (ids are integers 0..{self.num_actions - 1})"
 
     # ----- scoring -----------------------------------------------------------------------------
     def _end_round(self, kind: str, out: int | None) -> None:
