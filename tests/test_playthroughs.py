@@ -8,28 +8,10 @@ first line that moved. If the change was intended, regenerate with
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
+from script_loader import load_script
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "make_playthroughs.py"
-
-
-def _load_script() -> ModuleType:
-    """The generator lives in scripts/ (not a package), so import it from its path; registered in
-    ``sys.modules`` first because its dataclass looks its module up there."""
-    spec = importlib.util.spec_from_file_location("make_playthroughs", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-make_playthroughs = _load_script()
+make_playthroughs = load_script("make_playthroughs")
 
 
 def first_difference(expected: str, actual: str) -> str | None:

@@ -3,14 +3,12 @@ example against ``random``, and the single-game path through ``PettingZooWrapper
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 pytest.importorskip("torchrl")
 import torch  # noqa: E402
+from script_loader import load_script  # noqa: E402
 from tensordict import TensorDict  # noqa: E402
 from torchrl.envs import EnvBase, PettingZooWrapper  # noqa: E402
 from torchrl.envs.utils import check_env_specs  # noqa: E402
@@ -180,18 +178,10 @@ def test_transformed_env_plays_legal_random_moves_with_torchrls_action_mask():
     assert masked.rollout(5, break_when_any_done=False).shape == (8, 5)
 
 
-def _example():
-    path = Path(__file__).resolve().parents[2] / "scripts" / "torchrl_ppo.py"
-    spec = importlib.util.spec_from_file_location("torchrl_ppo", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_ppo_example_beats_random():
     """Ten iterations of self-play (about 120k agent-steps) beat ``random`` from both seats:
     the mean zero-sum reward per round over 2,000 rounds each is above 0 by 3 standard errors."""
-    example = _example()
+    example = load_script("torchrl_ppo")
     actor, history = example.train(iterations=10, num_envs=256, num_steps=48, hidden=64, seed=0)
     assert history[-1]["entropy"] < history[0]["entropy"]
     policy = example.greedy_policy(actor)

@@ -3,22 +3,11 @@ and the script runs end to end on a small game."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from script_loader import load_script
 
 from domino_env.search.decisions import Decision
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("search_noise", ROOT / "scripts" / "search_noise.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def decision(values: list[list[float]]) -> Decision:
@@ -27,7 +16,7 @@ def decision(values: list[list[float]]) -> Decision:
 
 
 def test_departures_measure_the_best_means_gain_over_the_first_candidate() -> None:
-    found = load_script().departures([
+    found = load_script("search_noise").departures([
         decision([[0, 1, 5], [0, 3, 1], [0, 2, 0]]),  # means 0, 2, 2: the first best mean is candidate 1
         decision([[4, 1], [2, 3]]),  # the first candidate is best: no departure
     ])
@@ -37,8 +26,9 @@ def test_departures_measure_the_best_means_gain_over_the_first_candidate() -> No
 
 
 def test_runs_on_a_small_game(capsys: pytest.CaptureFixture[str]) -> None:
-    assert load_script().main(["--game", "fives", "--option", "num_players=2", "--option", "episode=hand",
-                               "--search", "search:budget=8", "--games", "1", "--share", "1",
-                               "--seed", "3"]) == 0
+    assert load_script("search_noise").main([
+        "--game", "fives", "--option", "num_players=2", "--option", "episode=hand",
+        "--search", "search:budget=8", "--games", "1", "--share", "1", "--seed", "3",
+    ]) == 0
     out = capsys.readouterr().out
     assert "worlds a move" in out and "departures from the first candidate" in out

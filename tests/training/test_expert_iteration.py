@@ -7,29 +7,19 @@ own seed; ``last.pt`` is the last round), not strength (docs/results.md has the 
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 import torch
+from script_loader import load_script
 
 from domino_env_training.checkpoints import load_checkpoint
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def load_script():
-    path = ROOT / "scripts" / "expert_iteration.py"
-    spec = importlib.util.spec_from_file_location("expert_iteration", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_each_round_distills_into_the_policy_of_the_round_before(tmp_path: Path) -> None:
     tiny = [f"run_dir={tmp_path}", "imitation.num_envs=16", "imitation.num_steps=128", "imitation.rounds=1",
             "harness_every=0", "eval_interval=1000"]
-    assert load_script().main([
+    assert load_script("expert_iteration").main([
         "--config", "all_fives_2p_imitation", "--seed", "5", "--name", "ei", "--teacher", "greedy",
         "--rounds", "2", "--games", "2", "--distill-seed", "40", "--workers", "1",
         *[arg for value in tiny for arg in ("--set", value)],
@@ -50,6 +40,8 @@ def test_each_round_distills_into_the_policy_of_the_round_before(tmp_path: Path)
 
 def test_a_config_without_an_imitation_stage_is_refused(capsys) -> None:
     with pytest.raises(SystemExit):
-        load_script().main(["--config", "all_fives_2p_greedy_heavy", "--seed", "1", "--name", "x",
-                            "--teacher", "greedy", "--games", "1", "--distill-seed", "1"])
+        load_script("expert_iteration").main([
+            "--config", "all_fives_2p_greedy_heavy", "--seed", "1", "--name", "x",
+            "--teacher", "greedy", "--games", "1", "--distill-seed", "1",
+        ])
     assert "no imitation stage" in capsys.readouterr().err

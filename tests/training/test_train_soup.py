@@ -6,28 +6,20 @@ strength (docs/results.md has the full-size runs)."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import torch
+from script_loader import load_script
 
 from domino_env_training.checkpoints import load_checkpoint
 
-ROOT = Path(__file__).resolve().parents[2]
 TINY = ["total_steps=4096", "ppo.num_envs=64", "ppo.num_steps=32", "eval_interval=2", "eval_games=16",
         "harness_every=0", "time_budget_s=0", "checkpoint_interval=2"]
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("train_soup", ROOT / "scripts" / "train_soup.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_soup_is_the_mean_of_fine_tunes_of_the_base(tmp_path: Path) -> None:
     sets = [arg for value in [*TINY, f"run_dir={tmp_path}"] for arg in ("--set", value)]
-    assert load_script().main([
+    assert load_script("train_soup").main([
         "--base", "draw_3p_boardpan_greedy_heavy", "--finetune", "draw_3p_boardpan_finetune",
         "--seed", "7", "--name", "soup", *sets, "--critic-rollouts", "1", "--critic-games", "64",
     ]) == 0

@@ -4,22 +4,11 @@ every page sees every move. The normal run is small (5 tables, 20 pages, short m
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from script_loader import load_script
 
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install -e '.[web]'")
 pytest.importorskip("websockets", reason="the web extra is not installed: pip install -e '.[web]'")
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "speed_web.py"
-
-
-def _speed_web():
-    spec = importlib.util.spec_from_file_location("speed_web", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _check(figures: dict) -> None:
@@ -29,7 +18,7 @@ def _check(figures: dict) -> None:
 
 
 def test_many_tables_and_pages_lose_no_move():
-    figures = _speed_web().run_load(tables=5, pages=20, timeout=60, target=20)
+    figures = load_script("speed_web").run_load(tables=5, pages=20, timeout=60, target=20)
     _check(figures)
     assert figures["pages"] == 20
 
@@ -37,6 +26,6 @@ def test_many_tables_and_pages_lose_no_move():
 @pytest.mark.benchmark
 def test_fifty_tables_and_two_hundred_pages():
     """docs/web.md's size; p99 is reported, asserted only loosely (other jobs share the CPU)."""
-    figures = _speed_web().run_load(tables=50, pages=200, timeout=500)
+    figures = load_script("speed_web").run_load(tables=50, pages=200, timeout=500)
     _check(figures)
     assert figures["latency_ms_p99"] < 1000, figures

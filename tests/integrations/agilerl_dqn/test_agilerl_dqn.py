@@ -7,9 +7,6 @@ Needs the ``agilerl`` extra (its own venv: scripts/ci_agilerl.sh); the main suit
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -17,19 +14,12 @@ pytest.importorskip("agilerl")
 
 import torch  # noqa: E402
 from agilerl.algorithms import DQN  # noqa: E402
+from script_loader import load_script  # noqa: E402
 
 from domino_env.integrations.scoring import score_policy  # noqa: E402
 from domino_env.wrappers.vector_env import DominoVectorEnv  # noqa: E402
 
 BLOCK_2P = {"variant": "block", "num_players": 2}
-
-
-def _example():
-    path = Path(__file__).resolve().parents[3] / "scripts" / "agilerl_dqn.py"
-    spec = importlib.util.spec_from_file_location("agilerl_dqn", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_dqn_acts_legally_on_the_vector_envs_mask():
@@ -47,7 +37,7 @@ def test_dqn_acts_legally_on_the_vector_envs_mask():
 def test_short_dqn_run_beats_random():
     """50k learner steps against ``random`` (about 30 s on one thread): the greedy policy's margin
     against ``random`` over 100 duplicate deals is above 0 (95% interval); measured +2.6 [+1.5, +3.8]."""
-    example = _example()
+    example = load_script("agilerl_dqn")
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # two threads on a shared two-core machine: ten times slower
     try:

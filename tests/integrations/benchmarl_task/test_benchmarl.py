@@ -7,10 +7,7 @@ Needs the ``benchmarl`` extra (its own venv: scripts/ci_benchmarl.sh); the main 
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,20 +15,12 @@ import pytest
 pytest.importorskip("benchmarl")
 
 import torch  # noqa: E402
+from script_loader import load_script  # noqa: E402
 from torchrl.envs.utils import check_env_specs  # noqa: E402
 
 from domino_env.integrations.benchmarl import DominoTask  # noqa: E402
 from domino_env.integrations.scoring import score_policy  # noqa: E402
 from domino_env.wrappers.vector_env import DominoVectorEnv  # noqa: E402
-
-
-def _example():
-    path = Path(__file__).resolve().parents[3] / "scripts" / "benchmarl_mappo.py"
-    spec = importlib.util.spec_from_file_location("benchmarl_mappo", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # BenchMARL pickles the experiment's callbacks: their class must import
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("member", [DominoTask.BLOCK2P, DominoTask.BLOCKTEAMS4P, DominoTask.TEXAS42])
@@ -61,7 +50,7 @@ def test_short_mappo_run_trains_and_is_scored(tmp_path, capsys):
     """Three MAPPO iterations of 600 steps (about a minute on one thread): BenchMARL's loop runs
     through the task, the callback prints the score against random, the trained policy plays legal
     moves on the batched environment and the harness scores it."""
-    example = _example()
+    example = load_script("benchmarl_mappo")
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # two threads on a shared two-core machine: ten times slower
     try:
