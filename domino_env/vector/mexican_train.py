@@ -494,12 +494,13 @@ class VectorMexicanTrainGame(BatchedMatches):
         n = self.num_players
         first = {id(game): i for i, game in reversed(list(enumerate(games)))}  # a game loads once
         loaded = sorted(first.values())
+        play_orders = {}
         for i in loaded:  # every game checked before any row changes
             game = games[i]
             if replace(game.config, episode=self.config.episode) != self.config or game.is_terminal:
                 raise ValueError(f"games[{i}] is not a live round of this engine's rules ({self.config})")
-            plays = sum(action < self._draw_action for _seat, action in game.history)
-            if plays != sum(len(train) for train in game.trains):
+            play_orders[i] = self._play_order(game)
+            if play_orders[i][0] != sum(len(train) for train in game.trains):
                 raise ValueError(f"games[{i}]: a train holds tiles no move of the round's history laid "
                                  "(a scripted position)")
         held = np.zeros((len(loaded), n, 64 * _WORDS), bool)
@@ -510,7 +511,7 @@ class VectorMexicanTrainGame(BatchedMatches):
                 held[j, s, list(iter_bits(hand))] = True
             table[j, DOUBLE_TILE[game.engine]] = True
             table[j, [t for train in game.trains for t, _s, _e in train]] = True
-            self._load_turn(rows[i], game)
+            self._load_turn(rows[i], game, *play_orders[i])
         self._set_hands(rows[loaded], held)
         self.table[rows[loaded]] = np.packbits(table, axis=-1, bitorder="little").view(np.uint64)
         self.numbers_out[rows[loaded]] = (table[:, :NUM_TILES, None] & _SUIT_TABLE).sum(axis=1)
@@ -528,10 +529,22 @@ class VectorMexicanTrainGame(BatchedMatches):
         n = self.num_players
         return self._batch(np.zeros((self.num_envs, n), np.float32), np.zeros(self.num_envs, bool))
 
-    def _load_turn(self, row: int, game: MexicanTrainGame) -> None:
+    def _play_order(self, game: MexicanTrainGame) -> tuple[int, list[int]]:
+        """The round's plays so far and, per train, the play count when its last tile was laid: the
+        order in which open doubles were laid, which the rows keep."""
+        stride = self.num_players + 1
+        laid_at = [_NOT_A_DOUBLE] * stride
+        plays = 0
+        for seat, action in game.history:
+            if action < self._draw_action:
+                plays += 1
+                laid_at[game.train_of(seat, action % stride)] = plays
+        return plays, laid_at
+
+    def _load_turn(self, row: int, game: MexicanTrainGame, plays: int, laid_at: list[int]) -> None:
         """``set_positions``'s per-row state other than the hands and the table: the boneyard, the
-        trains, the markers and the turn."""
-        n, stride = self.num_players, self.num_players + 1
+        trains, the markers and the turn (``plays`` and ``laid_at`` from ``_play_order``)."""
+        n = self.num_players
         # The deal's order: the tiles out of the boneyard, the boneyard ending at the stock's end, then
         # the engine where it is set aside.
         aside = [DOUBLE_TILE[game.engine]] if self._set_aside else []
@@ -539,12 +552,6 @@ class VectorMexicanTrainGame(BatchedMatches):
         rest = [t for t in range(NUM_TILES) if t not in elsewhere]
         self.order[row] = rest + list(game.boneyard) + aside
         self.ptr[row] = len(rest)
-        laid_at = [_NOT_A_DOUBLE] * (n + 1)  # the play count when each train's last tile was laid
-        plays = 0
-        for seat, action in game.history:
-            if action < self._draw_action:
-                plays += 1
-                laid_at[game.train_of(seat, action % stride)] = plays
         for train, laid in enumerate(game.trains):
             ends_in_double = bool(laid) and _IS_DOUBLE[laid[-1][0]]
             self.double_at[row, train] = laid_at[train] if ends_in_double else _NOT_A_DOUBLE
