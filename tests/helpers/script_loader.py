@@ -18,8 +18,7 @@ def load_script(name: str) -> ModuleType:
     """``scripts/<name>.py`` as the module ``name``, registered in ``sys.modules`` before it runs:
     a dataclass looks its module up there, and pickles (BenchMARL's callbacks) import it by name."""
     spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    if spec is None or spec.loader is None:
-        raise FileNotFoundError(f"no script {name!r}: expected {SCRIPTS / f'{name}.py'}")
+    assert spec is not None and spec.loader is not None  # a .py path always gets a source loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
