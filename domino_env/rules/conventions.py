@@ -10,7 +10,8 @@ engines' reference tests) can treat them alike:
 - **Moves.** The line, Fives and Mexican Train engines cache the legal mask of the seat to act and
   word a refused move alike (``CachedMoves``).
 - **Scripted deals.** A deal's tile lists (hands, stock or boneyard, trains) hold tile ids or text
-  such as ``"6-5"``, each tile at most once over all of them (``DealtTiles``).
+  such as ``"6-5"``, each tile at most once over all of them (``DealtTiles``); the line and Fives
+  engines read their ``{"hands", "stock", "leader"}`` alike (``parse_hands_stock_leader``).
 - **Saved games.** ``to_json`` writes ``{"format": "domino-env/<engine>", "version": N, ...}``;
   ``from_json`` refuses any other format or version, and anything malformed, with a ``ValueError``.
   The line, Fives and Mexican Train engines save a match the same way (``save_match`` and
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
 from numbers import Real
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -172,6 +173,31 @@ class DealtTiles:
             self.seen |= 1 << t
             out.append(t)
         return out
+
+
+def parse_hands_stock_leader(deal: Any, tiles: TileSet, num_players: int, no_stock: str | None = None
+                             ) -> tuple[list[list[int]], list[int], int | None]:
+    """The hands, stock and leader of a scripted deal ``{"hands", "stock", "leader"}`` (the line and
+    Fives engines); ``no_stock`` is the refusal of a stock where the rules deal none."""
+    if not isinstance(deal, Mapping):
+        raise ValueError(f"deal must map 'hands', 'stock', 'leader', not {type(deal).__name__}")
+    unknown = set(deal) - {"hands", "stock", "leader"}
+    if unknown:
+        raise ValueError(f"unknown deal keys {sorted(unknown)}; expected 'hands', 'stock', 'leader'")
+    hands_in = deal.get("hands")
+    if not isinstance(hands_in, (list, tuple)) or len(hands_in) != num_players:
+        raise ValueError(f"deal['hands'] must list {num_players} hands, got {hands_in!r}")
+    read = DealtTiles(tiles)
+    hands = [read(h, f"hand {i}") for i, h in enumerate(hands_in)]
+    if not all(hands):
+        raise ValueError("every hand must hold at least one tile")
+    stock = read(deal.get("stock", []), "stock")
+    if stock and no_stock:
+        raise ValueError(no_stock)
+    leader = deal.get("leader")
+    if leader is not None and (not is_int(leader) or not 0 <= leader < num_players):
+        raise ValueError(f"deal['leader'] must be a seat 0..{num_players - 1}, got {leader!r}")
+    return hands, stock, None if leader is None else int(leader)
 
 
 def read_save(text: Any, save_format: str, versions: tuple[int, ...]) -> dict:

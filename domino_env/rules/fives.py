@@ -26,7 +26,6 @@ import numpy as np
 
 from domino_env.rules.conventions import (
     CachedMoves,
-    DealtTiles,
     check_action_id,
     check_choice,
     check_generator,
@@ -34,6 +33,7 @@ from domino_env.rules.conventions import (
     copy_generator,
     is_int,
     load_match,
+    parse_hands_stock_leader,
     save_match,
 )
 from domino_env.rules.errors import IllegalActionError
@@ -405,26 +405,9 @@ class FivesGame(CachedMoves):
         return hands, order[k * self.num_players:] if self.config.is_all_fives else []
 
     def _parse_deal(self, deal: Mapping[str, Any]) -> tuple[list[list[int]], list[int], int | None]:
-        if not isinstance(deal, Mapping):
-            raise ValueError(f"deal must map 'hands', 'stock', 'leader', not {type(deal).__name__}")
-        unknown = set(deal) - {"hands", "stock", "leader"}
-        if unknown:
-            raise ValueError(f"unknown deal keys {sorted(unknown)}; expected 'hands', 'stock', 'leader'")
-        hands_in = deal.get("hands")
-        if not isinstance(hands_in, (list, tuple)) or len(hands_in) != self.num_players:
-            raise ValueError(f"deal['hands'] must list {self.num_players} hands, got {hands_in!r}")
-        read = DealtTiles(DOUBLE_SIX)
-
-        hands = [read(h, f"hand {i}") for i, h in enumerate(hands_in)]
-        if not all(hands):
-            raise ValueError("every hand must hold at least one tile")
-        stock = read(deal.get("stock", []), "stock")
-        if stock and not self.config.is_all_fives:
-            raise ValueError("Fives and Threes has no stock (undealt tiles are out of play): omit 'stock'")
-        leader = deal.get("leader")
-        if leader is not None and (not is_int(leader) or not 0 <= leader < self.num_players):
-            raise ValueError(f"deal['leader'] must be a seat 0..{self.num_players - 1}, got {leader!r}")
-        return hands, stock, None if leader is None else int(leader)
+        no_stock = "Fives and Threes has no stock (undealt tiles are out of play): omit 'stock'"
+        return parse_hands_stock_leader(deal, DOUBLE_SIX, self.num_players,
+                                        None if self.config.is_all_fives else no_stock)
 
     def _next_leader(self) -> int:
         """2.4 / 4.1: the first hand by ``lead_rule``; later hands by ``next_leader`` (F&T rotates)."""

@@ -24,7 +24,6 @@ import numpy as np
 
 from domino_env.rules.conventions import (
     CachedMoves,
-    DealtTiles,
     Engine,
     check_action_id,
     check_choice,
@@ -34,6 +33,7 @@ from domino_env.rules.conventions import (
     generator_from_state,
     is_int,
     load_match,
+    parse_hands_stock_leader,
     save_match,
 )
 from domino_env.rules.errors import IllegalActionError
@@ -376,26 +376,9 @@ class LineGame(CachedMoves):
         return hands, order[k * self.num_players:]
 
     def _parse_deal(self, deal: Mapping[str, Any]) -> tuple[list[list[int]], list[int], int | None]:
-        if not isinstance(deal, Mapping):
-            raise ValueError(f"deal must map 'hands', 'stock', 'leader', not {type(deal).__name__}")
-        unknown = set(deal) - {"hands", "stock", "leader"}
-        if unknown:
-            raise ValueError(f"unknown deal keys {sorted(unknown)}; expected 'hands', 'stock', 'leader'")
-        hands_in = deal.get("hands")
-        if not isinstance(hands_in, (list, tuple)) or len(hands_in) != self.num_players:
-            raise ValueError(f"deal['hands'] must list {self.num_players} hands, got {hands_in!r}")
-        read = DealtTiles(self.tiles)
-
-        hands = [read(h, f"hand {i}") for i, h in enumerate(hands_in)]
-        if not all(hands):
-            raise ValueError("every hand must hold at least one tile")
-        stock = read(deal.get("stock", []), "stock")
-        if stock and self.config.variant == "block":
-            raise ValueError("Block has no stock: undealt tiles are out of play; omit deal['stock']")
-        leader = deal.get("leader")
-        if leader is not None and (not is_int(leader) or not 0 <= leader < self.num_players):
-            raise ValueError(f"deal['leader'] must be a seat 0..{self.num_players - 1}, got {leader!r}")
-        return hands, stock, None if leader is None else int(leader)
+        no_stock = "Block has no stock: undealt tiles are out of play; omit deal['stock']"
+        return parse_hands_stock_leader(deal, self.tiles, self.num_players,
+                                        no_stock if self.config.variant == "block" else None)
 
     def _first_leader(self) -> int:
         """docs/rules.md 2.1: by lot, or the holder of the highest double (else the heaviest tile)."""
