@@ -30,7 +30,7 @@ from domino_env.rules.fives import (
 from domino_env.rules.tiles import DOUBLE_SIX, iter_bits
 from domino_env.search.decisions import Decision, SearchAgent
 from domino_env.search.fives_beliefs import Deal, rebuild_fives, sample_fives_deal, table_mask
-from domino_env.search.line_solver import margin
+from domino_env.search.line_solver import OBJECTIVES, side_outcomes
 
 if TYPE_CHECKING:
     from domino_env.search.fives_rollouts import FivesRollouts
@@ -184,19 +184,22 @@ class FivesSearchAgent(SearchAgent):
     sizes, what passes and forced draws proved); every candidate move is played in the *same* worlds
     (common random numbers), then the hand is played to its end by ``rollout`` for every seat
     (``"greedy"``: the greedy bot; ``"fast"``: the play scoring most now, cheaper and weaker). Each
-    move's gain over greedy's choice is its mean hand margin (the side's points in the hand minus the
-    mean of the other sides') less greedy's choice's, in the same worlds; the move whose gain is best
+    move's gain over greedy's choice is its mean hand outcome less greedy's choice's, in the same
+    worlds, the outcome being the ``objective``: ``"margin"``, the side's points in the hand minus the
+    mean of the other sides', or ``"wins"``, its pairwise comparisons with the other sides won (ties
+    half), what the cross-play share counts (``line_solver.OBJECTIVES``); the move whose gain is best
     by its mean less one standard error is played when that is positive, else greedy's choice (with a
     few worlds a move, the best of several noisy means is biased upwards). A forced move is played
     at once. The match score is not weighed: the world plays one hand. Like greedy, it never draws
     while it can play.
     """
 
-    def __init__(self, budget: int = 100, rollout: str = "greedy"):
+    def __init__(self, budget: int = 100, rollout: str = "greedy", objective: str = "margin"):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
         check_choice("rollout", rollout, ROLLOUTS)
-        self.budget, self.rollout = budget, rollout
+        check_choice("objective", objective, OBJECTIVES)
+        self.budget, self.rollout, self.objective = budget, rollout, objective
         self._greedy = GreedyFivesAgent()
         self._batched: dict[FivesConfig, FivesRollouts] = {}  # greedy rollouts, per rule set
 
@@ -209,7 +212,7 @@ class FivesSearchAgent(SearchAgent):
         return sorted(scores, key=lambda a: (-scores[a], -_PIPS[a // stride], a))
 
     def evaluate(self, game: FivesGame, side: int, rng: np.random.Generator) -> float:
-        """``side``'s margin in the hand after playing it out with the rollout policy."""
+        """``side``'s ``objective`` in the hand after playing it out with the rollout policy."""
         while not game.is_terminal:
             if self.rollout == "fast":
                 game.apply(fast_move(game))
@@ -220,11 +223,11 @@ class FivesSearchAgent(SearchAgent):
         per_side = [0] * cfg.num_sides
         for s in range(cfg.num_players):
             per_side[cfg.side_of(s)] = points[s]  # partners are credited alike
-        return margin(tuple(per_side), side)
+        return float(side_outcomes(np.array(per_side), side, self.objective))
 
     def clone_values(self, view: FivesView, candidates: list[int], deals: list[Deal], rng: np.random.Generator
                      ) -> np.ndarray:
-        """``values[w, i]``: the side's hand margin after ``candidates[i]`` in the world dealt
+        """``values[w, i]``: the side's hand outcome after ``candidates[i]`` in the world dealt
         ``deals[w]``, every rollout played move by move on an engine clone of its world (the
         ``"fast"`` rollouts' path, and the reference the batched greedy rollouts are tested against)."""
         side = view.config.side_of(view.seat)
@@ -238,7 +241,7 @@ class FivesSearchAgent(SearchAgent):
         return values
 
     def searched(self, views: list[FivesView], rngs: list[np.random.Generator]) -> list[int | Decision]:
-        """Each view's forced move, or its decision with the margin of every candidate in every world
+        """Each view's forced move, or its decision with the outcome of every candidate in every world
         (``values[w, i]``; what ``best`` chooses from, a teacher's scores for distillation). Greedy
         rollouts run on the batched engine (``search.fives_rollouts``), one row per world and
         candidate of every decision; ``"fast"`` ones on engine clones (``clone_values``)."""
@@ -261,11 +264,12 @@ class FivesSearchAgent(SearchAgent):
 
     def roll_out(self, decisions: list[Decision]) -> None:
         """Fill in the decisions' values with greedy rollouts, all of one rule set on one batched
-        engine (``FivesRollouts.margins_many``)."""
+        engine (``FivesRollouts.outcomes_many``)."""
         for config in {d.view.config for d in decisions}:
             same = [d for d in decisions if d.view.config == config]
-            margins = self.rollouts_of(config).margins_many([(d.view, d.worlds, d.candidates) for d in same])
-            for decision, values in zip(same, margins, strict=True):
+            asked = [(d.view, d.worlds, d.candidates) for d in same]
+            outcomes = self.rollouts_of(config).outcomes_many(asked, self.objective)
+            for decision, values in zip(same, outcomes, strict=True):
                 decision.values = values
 
     def rollouts_of(self, config: FivesConfig) -> FivesRollouts:

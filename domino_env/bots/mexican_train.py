@@ -17,6 +17,7 @@ import numpy as np
 
 from domino_env.bots.base import register_bot
 from domino_env.encoders.mexican_train_compact import longest_chain
+from domino_env.rules.conventions import check_choice
 from domino_env.rules.mexican_train import (
     DOUBLE_TILE,
     SUIT,
@@ -27,6 +28,7 @@ from domino_env.rules.mexican_train import (
 )
 from domino_env.rules.tiles import iter_bits
 from domino_env.search.decisions import Decision, SearchAgent
+from domino_env.search.line_solver import OBJECTIVES, side_outcomes
 
 if TYPE_CHECKING:
     from domino_env.search.mexican_train_rollouts import MexicanTrainRollouts
@@ -111,10 +113,10 @@ class GreedyMexicanTrainAgent:
         return next(iter_bits(legal_mask))  # the one forced move: draw or pass
 
 
-def round_margin(game: MexicanTrainGame, seat: int) -> float:
-    """``seat``'s points in the round just finished minus the mean of the others' (lower is better)."""
-    points = game.results[-1].round_points
-    return points[seat] - (sum(points) - points[seat]) / (len(points) - 1)
+def round_value(game: MexicanTrainGame, seat: int, objective: str = "margin") -> float:
+    """``seat``'s ``objective`` (``line_solver.OBJECTIVES``) in the round just finished, higher
+    better: by default the mean of the others' points less its own (the lowest total wins)."""
+    return float(side_outcomes(-np.array(game.results[-1].round_points), seat, objective))
 
 
 def sample_world(view: MexicanTrainView, rng: np.random.Generator) -> MexicanTrainGame:
@@ -149,18 +151,21 @@ class MexicanTrainSearchAgent(SearchAgent):
 
     Each world deals the unseen tiles at random (``sample_world``: a pass's proof of missing numbers
     is not used) and every candidate is played in the *same* worlds (common random numbers). After
-    the move every seat plays greedy to the end of the round; the move with the best mean value (minus
-    ``round_margin``) is played, ties going to greedy's preference; a forced move is played without
+    the move every seat plays greedy to the end of the round; the move with the best mean
+    ``round_value`` is played (the ``objective``: by default the round margin, or ``"wins"``, the
+    pairwise comparisons with the other seats won, what the cross-play share counts), ties going to
+    greedy's preference; a forced move is played without
     search. Candidates are the legal plays (and ``stop`` in an opening run): a draw or a pass is only
     ever forced. The rollouts of many decisions run on one batched engine
     (``search.mexican_train_rollouts``); rules it cannot play (``double_bonus="any"``) roll out on
     engine clones (``clone_values``), with the same values.
     """
 
-    def __init__(self, budget: int = 32):
+    def __init__(self, budget: int = 32, objective: str = "margin"):
         if budget < 1:
             raise ValueError(f"budget must be at least 1, got {budget}")
-        self.budget = budget
+        check_choice("objective", objective, OBJECTIVES)
+        self.budget, self.objective = budget, objective
         self._greedy = GreedyMexicanTrainAgent()
         self._batched: dict[MexicanTrainConfig, MexicanTrainRollouts | None] = {}  # per rule set
 
@@ -174,21 +179,21 @@ class MexicanTrainSearchAgent(SearchAgent):
 
     def rollout(self, game: MexicanTrainGame, view: MexicanTrainView, rng: np.random.Generator) -> float:
         """Greedy for every seat to the end of the round (``sample_world``'s engine ends with it);
-        the margin of ``view``'s seat."""
+        the ``round_value`` of ``view``'s seat."""
         while not game.is_terminal:
             game.apply(self._greedy.act(game.view(game.current_player), rng))
-        return round_margin(game, view.seat)
+        return round_value(game, view.seat, self.objective)
 
     def clone_values(self, view: MexicanTrainView, candidates: list[int], worlds: list[MexicanTrainGame],
                      rng: np.random.Generator) -> np.ndarray:
-        """``values[w, i]``: minus the seat's round margin after ``candidates[i]`` in ``worlds[w]``,
+        """``values[w, i]``: the seat's ``round_value`` after ``candidates[i]`` in ``worlds[w]``,
         every rollout played move by move on a clone (the reference of the batched rollouts)."""
         values = np.zeros((len(worlds), len(candidates)))
         for w, world in enumerate(worlds):
             for i, a in enumerate(candidates):
                 game = world.clone()
                 game.apply(a)
-                values[w, i] = -self.rollout(game, view, rng)
+                values[w, i] = self.rollout(game, view, rng)
         return values
 
     def searched(self, views: list[MexicanTrainView], rngs: list[np.random.Generator]
@@ -200,7 +205,8 @@ class MexicanTrainSearchAgent(SearchAgent):
         waiting = [d for d in decisions if isinstance(d, Decision) and self.rollouts_of(d.view.config)]
         for config in {d.view.config for d in waiting}:
             same = [d for d in waiting if d.view.config == config]
-            values = self.rollouts_of(config).values_many([(d.view, d.worlds, d.candidates) for d in same])
+            values = self.rollouts_of(config).values_many([(d.view, d.worlds, d.candidates) for d in same],
+                                                          self.objective)
             for decision, value in zip(same, values, strict=True):
                 decision.values = value
         return decisions

@@ -1,12 +1,13 @@
 """Greedy rollouts of the Fives search on the batched engine: every (world, candidate) row of a decision
 is one row of ``VectorFivesGame``, played to the hand's end by ``BatchedFivesGreedy`` for every seat.
 
-``FivesSearchAgent`` values a move by the hand margin after playing it in a sampled world and letting
-``greedy`` finish the hand. Played one move at a time on engine clones, a decision at
-``budget=100`` cost about 170 ms; here each world's hand-start deal (``sample_fives_deal``) is dealt
-to its rows, the hand's public history is replayed on all of them in lockstep, each row plays its
-candidate and the rows are stepped together until every hand has ended. Greedy is deterministic and
-a world's stock order is part of its deal, so a row's margin is the reference rollout's
+``FivesSearchAgent`` values a move by the hand's outcome (margin or pairwise wins) after playing it
+in a sampled world and letting ``greedy`` finish the hand. Played one move at a time on engine
+clones, a decision at ``budget=100`` cost about 170 ms; here each world's hand-start deal
+(``sample_fives_deal``) is dealt to its rows, the hand's public history is replayed on all of them
+in lockstep, each row plays its candidate and the rows are stepped together until every hand has
+ended. Greedy is deterministic and
+a world's stock order is part of its deal, so a row's outcome is the reference rollout's
 (``tests/search/test_fives_rollouts.py``).
 """
 
@@ -21,6 +22,7 @@ from domino_env.rules.fives import FivesConfig, FivesView
 from domino_env.rules.tiles import DOUBLE_SIX
 from domino_env.search.decisions import bucket
 from domino_env.search.fives_beliefs import Deal, one_hand_rules
+from domino_env.search.line_solver import side_outcomes
 from domino_env.vector.fives import VectorFivesGame
 
 NUM_TILES = DOUBLE_SIX.num_tiles
@@ -42,28 +44,31 @@ class FivesRollouts:
         self._engines: dict[tuple[int, bool], VectorFivesGame] = {}
         self._deals: tuple[np.ndarray, np.ndarray] | None = None
 
-    def margins(self, view: FivesView, deals: list[Deal], candidates: list[int]) -> np.ndarray:
-        """``values[w, i]``: the hand margin of ``view``'s side (its points in the whole hand less the
-        mean of the other sides', as ``FivesSearchAgent.evaluate`` counts) when ``candidates[i]`` is
-        played in the world dealt ``deals[w]`` and greedy plays every seat to the hand's end."""
-        return self.margins_many([(view, deals, candidates)])[0]
+    def outcomes(self, view: FivesView, deals: list[Deal], candidates: list[int], objective: str = "margin"
+                 ) -> np.ndarray:
+        """``values[w, i]``: the ``objective`` of ``view``'s side in the hand (``side_outcomes``: by
+        default its points in the whole hand less the mean of the other sides', as
+        ``FivesSearchAgent.evaluate`` counts) when ``candidates[i]`` is played in the world dealt
+        ``deals[w]`` and greedy plays every seat to the hand's end."""
+        return self.outcomes_many([(view, deals, candidates)], objective)[0]
 
-    def margins_many(self, decisions: list[tuple[FivesView, list[Deal], list[int]]]) -> list[np.ndarray]:
-        """``margins`` of many decisions (a view, its worlds' deals, its candidates) on one engine per
+    def outcomes_many(self, decisions: list[tuple[FivesView, list[Deal], list[int]]],
+                      objective: str = "margin") -> list[np.ndarray]:
+        """``outcomes`` of many decisions (a view, its worlds' deals, its candidates) on one engine per
         kind of hand: every row replays its own view's history, plays its candidate and then greedy's
         moves, so rows of different decisions are at different points of their hands at each step."""
         values: list[np.ndarray] = [np.empty(0)] * len(decisions)
         for later_hand in (False, True):
             chosen = [d for d, (view, _, _) in enumerate(decisions) if (view.hand_index > 0) == later_hand]
             if chosen:
-                rolled = self._rolled([decisions[d] for d in chosen], later_hand)
+                rolled = self._rolled([decisions[d] for d in chosen], later_hand, objective)
                 for d, v in zip(chosen, rolled, strict=True):
                     values[d] = v
         return values
 
-    def _rolled(self, decisions: list[tuple[FivesView, list[Deal], list[int]]], later_hand: bool
-                ) -> list[np.ndarray]:
-        """``margins_many`` of decisions all in the match's first hand, or all in a later one."""
+    def _rolled(self, decisions: list[tuple[FivesView, list[Deal], list[int]]], later_hand: bool,
+                objective: str) -> list[np.ndarray]:
+        """``outcomes_many`` of decisions all in the match's first hand, or all in a later one."""
         shapes = [(len(deals), len(candidates)) for _view, deals, candidates in decisions]
         rows = sum(worlds * moves for worlds, moves in shapes)
         engine = self._engine(bucket(rows), later_hand)
@@ -103,13 +108,12 @@ class FivesRollouts:
             points += np.where(finished[:, None], 0.0, batch.rewards)
             t += 1
             finished |= batch.done & (t >= length)
-        sides = points[:rows, self.first_seats]  # integers, exact: the margin is the reference's to the bit
+        sides = points[:rows, self.first_seats]  # integers, exact: the outcome is the reference's to the bit
         values, start = [], 0
         for (view, _deals, _candidates), (worlds, moves) in zip(decisions, shapes, strict=True):
-            side = sides[start:start + worlds * moves]
-            mine = side[:, view.config.side_of(view.seat)]
-            margin = mine - (side.sum(axis=1) - mine) / (len(self.first_seats) - 1)
-            values.append(margin.reshape(worlds, moves))
+            decision_rows = sides[start:start + worlds * moves]
+            outcome = side_outcomes(decision_rows, view.config.side_of(view.seat), objective)
+            values.append(outcome.reshape(worlds, moves))
             start += worlds * moves
         return values
 

@@ -29,6 +29,22 @@ def margin(points: tuple[int, ...], side: int) -> float:
     return points[side] - (sum(points) - points[side]) / (len(points) - 1)
 
 
+OBJECTIVES = ("margin", "wins")
+"""What a search's rollouts score: ``margin`` (above), or ``wins``: the side's pairwise comparisons
+with every other side, 1 won, 1/2 tied, 0 lost, averaged, less 1/2. That is what the evaluation
+harness's cross-play share counts, where the margin weighs a big win over a narrow loss."""
+
+
+def side_outcomes(points: np.ndarray, side: int, objective: str) -> np.ndarray:
+    """``objective`` (``OBJECTIVES``) for ``side`` of rows of per-side points (``points[..., s]``):
+    ``margin``'s value on each row, whole batches of rollouts at once."""
+    mine = points[..., side]
+    others = points.shape[-1] - 1
+    if objective == "margin":
+        return mine - (points.sum(axis=-1) - mine) / others
+    return np.sign(mine[..., None] - points).sum(axis=-1) / (2 * others)
+
+
 class LineSolver:
     """Exact round points per side of positions of one ``LineConfig`` (see the module docstring)."""
 

@@ -2,7 +2,7 @@
 decision is one row of ``VectorMexicanTrainGame``, played to the round's end by
 ``BatchedMexicanTrainGreedy`` for every seat.
 
-``MexicanTrainSearchAgent`` values a move by the round margin after playing it in a sampled world
+``MexicanTrainSearchAgent`` values a move by the round's outcome after playing it in a sampled world
 (``bots.mexican_train.sample_world``, a reference engine at the view's position) and letting greedy
 finish the round. Played move by move on engine clones, a four-player decision at ``budget=200``
 cost about a quarter of a second (docs/speed.md); here each world is loaded into its rows
@@ -21,6 +21,7 @@ import numpy as np
 from domino_env.bots.batched import BatchedMexicanTrainGreedy
 from domino_env.rules.mexican_train import MexicanTrainConfig, MexicanTrainGame, MexicanTrainView
 from domino_env.search.decisions import bucket
+from domino_env.search.line_solver import side_outcomes
 from domino_env.vector.mexican_train import VectorMexicanTrainGame
 
 
@@ -33,12 +34,12 @@ class MexicanTrainRollouts:
         self.num_players = config.num_players
         self._engines: dict[int, VectorMexicanTrainGame] = {}
 
-    def values_many(self, decisions: list[tuple[MexicanTrainView, list[MexicanTrainGame], list[int]]]
-                    ) -> list[np.ndarray]:
-        """Per decision (a view, its sampled worlds, its candidates), ``values[w, i]``: minus the view
-        seat's round margin (``bots.mexican_train.round_margin``: its points less the mean of the
-        others'; higher is better) when ``candidates[i]`` is played in world ``w`` and greedy plays
-        every seat to the round's end. All decisions' rows are stepped together on one engine."""
+    def values_many(self, decisions: list[tuple[MexicanTrainView, list[MexicanTrainGame], list[int]]],
+                    objective: str = "margin") -> list[np.ndarray]:
+        """Per decision (a view, its sampled worlds, its candidates), ``values[w, i]``: the view seat's
+        ``objective`` of the round (``bots.mexican_train.round_value``; higher is better) when
+        ``candidates[i]`` is played in world ``w`` and greedy plays every seat to the round's end.
+        All decisions' rows are stepped together on one engine."""
         shapes = [(len(worlds), len(candidates)) for _view, worlds, candidates in decisions]
         rows = sum(w * c for w, c in shapes)
         engine = self._engine(bucket(rows))
@@ -67,9 +68,7 @@ class MexicanTrainRollouts:
             actions[live] = self.greedy(batch.obs[live], batch.mask[live])
         values, start = [], 0
         for (view, _worlds, _candidates), (w, c) in zip(decisions, shapes, strict=True):
-            mine = points[start:start + w * c, view.seat]
-            others = points[start:start + w * c].sum(axis=1) - mine
-            values.append(-(mine - others / (self.num_players - 1)).reshape(w, c))
+            values.append(side_outcomes(-points[start:start + w * c], view.seat, objective).reshape(w, c))
             start += w * c
         return values
 

@@ -1,6 +1,7 @@
-"""The Fives search's greedy rollouts on the batched engine give the reference rollouts' margins.
+"""The Fives search's greedy rollouts on the batched engine give the reference rollouts' outcomes
+(margins, and pairwise wins).
 
-``FivesRollouts.margins_many`` plays every (world, candidate) row of many decisions on one
+``FivesRollouts.outcomes_many`` plays every (world, candidate) row of many decisions on one
 ``VectorFivesGame`` with the batched greedy (``search.fives_rollouts``); the reference plays each on an
 engine clone of the world, one greedy move at a time (``FivesSearchAgent.clone_values``). On the same
 deals the two must agree exactly, for every rule set of the batched greedy's test, in matches so that
@@ -20,6 +21,7 @@ from domino_env.bots.fives import FivesSearchAgent, GreedyFivesAgent
 from domino_env.rules.fives import END_STRIDE, NUM_TILES, FivesConfig, FivesGame, FivesView
 from domino_env.search.fives_beliefs import sample_fives_deal
 from domino_env.search.fives_rollouts import FivesRollouts
+from domino_env.search.line_solver import OBJECTIVES
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bots"))
 from search_views import decision_views  # noqa: E402
@@ -42,10 +44,11 @@ class ReferenceSearch(FivesSearchAgent):
             d.values = self.clone_values(d.view, d.candidates, d.worlds, np.random.default_rng(0))
 
 
+@pytest.mark.parametrize("objective", OBJECTIVES)
 @pytest.mark.parametrize("options", SHAPES.values(), ids=SHAPES.keys())
-def test_batched_rollouts_give_the_reference_margins(options: dict) -> None:
+def test_batched_rollouts_give_the_reference_outcomes(options: dict, objective: str) -> None:
     config = FivesConfig(**options)
-    search, rollouts = FivesSearchAgent(), FivesRollouts(config)
+    search, rollouts = FivesSearchAgent(objective=objective), FivesRollouts(config)
     views = fives_views(config, games=4, per_game=12)
     assert len(views) >= 30 and any(v.hand_index > 0 for v in views)  # first and later hands
     if config.is_all_fives and config.num_players < 4:  # worlds whose replayed history draws from their stock
@@ -53,11 +56,12 @@ def test_batched_rollouts_give_the_reference_margins(options: dict) -> None:
         assert any(a == draw for v in views for _s, a, _p, _e in v.history)
     rng = np.random.default_rng(2)
     decisions = [(v, [sample_fives_deal(v, rng) for _ in range(WORLDS)], search.candidates(v)) for v in views]
-    together = rollouts.margins_many(decisions)  # every decision's rows on one engine
+    together = rollouts.outcomes_many(decisions, objective)  # every decision's rows on one engine
     for (view, deals, candidates), batched in zip(decisions, together, strict=True):
         reference = search.clone_values(view, candidates, deals, np.random.default_rng(0))
         np.testing.assert_array_equal(batched, reference)
-        np.testing.assert_array_equal(rollouts.margins(view, deals, candidates), reference)  # alone
+        alone = rollouts.outcomes(view, deals, candidates, objective)
+        np.testing.assert_array_equal(alone, reference)
 
 
 def test_the_search_plays_the_reference_searchs_moves() -> None:
