@@ -154,11 +154,10 @@ class MexicanTrainSearchAgent(SearchAgent):
     the move every seat plays greedy to the end of the round; the move with the best mean
     ``round_value`` is played (the ``objective``: by default the round margin, or ``"wins"``, the
     pairwise comparisons with the other seats won, what the cross-play share counts), ties going to
-    greedy's preference; a forced move is played without
-    search. Candidates are the legal plays (and ``stop`` in an opening run): a draw or a pass is only
-    ever forced. The rollouts of many decisions run on one batched engine
-    (``search.mexican_train_rollouts``); rules it cannot play (``double_bonus="any"``) roll out on
-    engine clones (``clone_values``), with the same values.
+    greedy's preference; a forced move is played without search. Candidates are the legal plays
+    (and ``stop`` in an opening run): a draw or a pass is only ever forced. The rollouts of many
+    decisions run on one batched engine (``search.mexican_train_rollouts``); rules it cannot play
+    (``double_bonus="any"``) roll out on engine clones (``clone_values``), with the same values.
     """
 
     def __init__(self, budget: int = 32, objective: str = "margin"):
